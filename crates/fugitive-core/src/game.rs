@@ -1,0 +1,477 @@
+//! The game: one door in ([`Game::apply`]), one door out ([`Game::view`]).
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::action::{Action, ActionError};
+use crate::card::{Card, Cards};
+use crate::deck::{Deal, DealError, Deck, Seed};
+use crate::event::Event;
+use crate::role::{ByRole, Role};
+use crate::rules::{OpeningHideouts, RuleOptions, Setup};
+use crate::trail::Trail;
+
+/// Where the game stands: whose turn it is and what they must do now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The Fugitive's first turn: 1 or 2 hideouts, no draw (R6).
+    Opening {
+        /// Hideouts placed so far this turn.
+        placed: u8,
+    },
+    /// `role` must draw `left` more cards (R7, R8).
+    Draw {
+        /// Who draws.
+        role: Role,
+        /// Draws still due this turn.
+        left: u8,
+    },
+    /// The Fugitive has drawn: place one hideout or pass (R7).
+    PlaceOrPass,
+    /// The Marshal has drawn: one guess (R8, R12).
+    Guess,
+    /// The Marshal guesses one number at a time until she misses or finds all (R16).
+    Manhunt,
+    /// The game has ended (R14–R18).
+    Over,
+}
+
+impl Phase {
+    /// Whose move it is, if the game runs. Either player may resign at any time.
+    pub const fn to_move(self) -> Option<Role> {
+        match self {
+            Phase::Opening { .. } | Phase::PlaceOrPass => Some(Role::Fugitive),
+            Phase::Draw { role, .. } => Some(role),
+            Phase::Guess | Phase::Manhunt => Some(Role::Marshal),
+            Phase::Over => None,
+        }
+    }
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The Fugitive played 42 with a revealed hideout of 30 or more, or nothing left to find (R15).
+    Escape,
+    /// The Marshal missed in the Manhunt (R16).
+    ManhuntSurvived,
+    /// The Marshal found the last face-down hideout (R14).
+    AllHideoutsFound,
+    /// The Marshal found every hideout in the Manhunt (R16).
+    ManhuntSuccess,
+    /// The loser resigned (R17).
+    Resignation,
+    /// The loser's turn clock ran out (R17).
+    TimeOut,
+}
+
+/// The winner and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Who won.
+    pub winner: Role,
+    /// Why.
+    pub reason: Reason,
+}
+
+/// A recorded action that replay could not apply.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("action {index} ({role} {action:?}) was refused: {error}")]
+pub struct ReplayError {
+    /// Its index in the record.
+    pub index: usize,
+    /// Who took it.
+    pub role: Role,
+    /// The action.
+    pub action: Action,
+    /// Why it was refused.
+    pub error: ActionError,
+}
+
+/// The authoritative state of one game. Server-side only: it is never serialized to a client;
+/// clients get a [`View`](crate::View).
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) rules: RuleOptions,
+    pub(crate) seed: Option<Seed>,
+    pub(crate) deal: Deal,
+    /// Each deck, top card first.
+    pub(crate) decks: [Vec<Card>; 3],
+    pub(crate) hands: ByRole<Cards>,
+    pub(crate) trail: Trail,
+    pub(crate) phase: Phase,
+    pub(crate) marshal_turns: u32,
+    pub(crate) history: Vec<Event>,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) actions: Vec<(Role, Action)>,
+}
+
+impl Game {
+    /// A new game: the decks shuffled by the seed (R2–R4), the Fugitive to open (R5, R6).
+    pub fn new(setup: Setup) -> Game {
+        let mut game = Game::start(setup.rules, Deal::shuffled(&setup.seed));
+        game.seed = Some(setup.seed);
+        game
+    }
+
+    /// A new game from a hand-built deal, without a seed.
+    ///
+    /// # Errors
+    /// [`DealError`] when the deal breaks R2 or R3.
+    pub fn from_deal(rules: RuleOptions, deal: Deal) -> Result<Game, DealError> {
+        deal.check()?;
+        Ok(Game::start(rules, deal))
+    }
+
+    fn start(rules: RuleOptions, deal: Deal) -> Game {
+        Game {
+            rules,
+            seed: None,
+            decks: deal.decks.clone(),
+            hands: ByRole { fugitive: deal.fugitive_hand, marshal: Cards::EMPTY },
+            deal,
+            trail: Trail::new(),
+            phase: Phase::Opening { placed: 0 },
+            marshal_turns: 0,
+            history: Vec::new(),
+            outcome: None,
+            actions: Vec::new(),
+        }
+    }
+
+    /// Rebuilds a game from its setup and its accepted actions, in order.
+    ///
+    /// # Errors
+    /// [`ReplayError`] names the first action that does not apply.
+    pub fn replay<'a>(
+        setup: Setup,
+        actions: impl IntoIterator<Item = &'a (Role, Action)>,
+    ) -> Result<Game, ReplayError> {
+        let mut game = Game::new(setup);
+        for (index, &(role, action)) in actions.into_iter().enumerate() {
+            game.apply(role, action).map_err(|error| ReplayError { index, role, action, error })?;
+        }
+        Ok(game)
+    }
+
+    /// Applies one player's action and returns what happened, every field filled in (the
+    /// server shows each viewer [`Event::seen_by`]).
+    ///
+    /// # Errors
+    /// [`ActionError`] when the action is illegal, out of turn or by the wrong role; the game
+    /// is then left exactly as it was.
+    pub fn apply(&mut self, role: Role, action: Action) -> Result<Vec<Event>, ActionError> {
+        self.check(role, action)?;
+        let start = self.history.len();
+        self.perform(role, action);
+        self.actions.push((role, action));
+        Ok(self.history[start..].to_vec())
+    }
+
+    /// Whether `role` may take `action` now.
+    pub fn is_legal(&self, role: Role, action: &Action) -> bool {
+        self.check(role, *action).is_ok()
+    }
+
+    /// The rule options.
+    pub fn rules(&self) -> RuleOptions {
+        self.rules
+    }
+
+    /// The seed, if the game was dealt from one. Hidden while the game runs (R4).
+    pub fn seed(&self) -> Option<Seed> {
+        self.seed
+    }
+
+    /// The starting deal.
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// The phase of the turn.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whose move it is, if the game runs.
+    pub fn to_move(&self) -> Option<Role> {
+        self.phase.to_move()
+    }
+
+    /// The winner and reason, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The trail.
+    pub fn trail(&self) -> &Trail {
+        &self.trail
+    }
+
+    /// A player's hand.
+    pub fn hand(&self, role: Role) -> Cards {
+        self.hands[role]
+    }
+
+    /// A deck's cards, top first.
+    pub fn deck(&self, deck: Deck) -> &[Card] {
+        &self.decks[deck.index()]
+    }
+
+    /// The whole history, every field filled in.
+    pub fn history(&self) -> &[Event] {
+        &self.history
+    }
+
+    /// The accepted actions so far: with the setup, all a game is (see [`Game::replay`]).
+    pub fn actions(&self) -> &[(Role, Action)] {
+        &self.actions
+    }
+
+    /// How many turns the Marshal has begun.
+    pub fn marshal_turns(&self) -> u32 {
+        self.marshal_turns
+    }
+
+    fn check(&self, role: Role, action: Action) -> Result<(), ActionError> {
+        if self.is_over() {
+            return Err(ActionError::GameOver);
+        }
+        let actor = match action {
+            Action::Place { .. } | Action::Pass | Action::EndTurn => Some(Role::Fugitive),
+            Action::Guess { .. } => Some(Role::Marshal),
+            Action::Draw { .. } | Action::TimeOut => None,
+            Action::Resign => return Ok(()),
+        };
+        if let Some(actor) = actor.filter(|&actor| actor != role) {
+            return Err(ActionError::WrongRole(actor));
+        }
+        let expected = self.phase.to_move().ok_or(ActionError::GameOver)?;
+        if role != expected {
+            return Err(ActionError::NotYourTurn { expected, actual: role });
+        }
+        let wrong = |reason| Err(ActionError::WrongPhase { reason, phase: self.phase });
+        match (self.phase, action) {
+            (_, Action::TimeOut) => Ok(()),
+            (Phase::Draw { .. }, Action::Draw { deck }) => {
+                if self.decks[deck.index()].is_empty() {
+                    Err(ActionError::DeckEmpty(deck))
+                } else {
+                    Ok(())
+                }
+            }
+            (Phase::Draw { .. }, _) => wrong("draw a card first (R7, R8)"),
+            (Phase::Manhunt, Action::Guess { numbers }) if numbers.len() > 1 => {
+                Err(ActionError::ManhuntOneNumber)
+            }
+            (Phase::Guess | Phase::Manhunt, Action::Guess { numbers }) => self.check_guess(numbers),
+            (Phase::Manhunt, _) => wrong("the Manhunt allows only guesses (R16)"),
+            (Phase::Guess, _) => wrong("you have drawn: now guess (R8)"),
+            (Phase::Opening { .. }, Action::Draw { .. }) => wrong("there is no draw on the first turn (R6)"),
+            (Phase::PlaceOrPass, Action::Draw { .. }) => {
+                wrong("you have drawn: now place a hideout or pass (R7)")
+            }
+            (Phase::Opening { .. } | Phase::PlaceOrPass, Action::Place { hideout, sprints }) => {
+                self.check_place(hideout, sprints)
+            }
+            (Phase::Opening { .. }, Action::Pass) => wrong("passing is not allowed on the first turn (R11a)"),
+            (Phase::PlaceOrPass, Action::Pass) => Ok(()),
+            (Phase::Opening { placed: 1 }, Action::EndTurn)
+                if self.rules.opening_hideouts == OpeningHideouts::OneOrTwo =>
+            {
+                Ok(())
+            }
+            (Phase::Opening { placed: 1 }, Action::EndTurn) => {
+                wrong("the first turn needs two hideouts under exactly_two (R6)")
+            }
+            (Phase::Opening { .. }, Action::EndTurn) => wrong("place a hideout first (R6)"),
+            (Phase::PlaceOrPass, Action::EndTurn) => wrong("place a hideout or pass (R7)"),
+            (Phase::Opening { .. } | Phase::PlaceOrPass, Action::Guess { .. } | Action::Resign)
+            | (Phase::Over, _) => unreachable!("roles and the end were checked above"),
+        }
+    }
+
+    fn check_place(&self, hideout: Card, sprints: Cards) -> Result<(), ActionError> {
+        let hand = self.hands.fugitive;
+        if !hand.contains(hideout) {
+            return Err(ActionError::NotInHand(hideout));
+        }
+        if sprints.contains(hideout) {
+            return Err(ActionError::SprintIsHideout(hideout));
+        }
+        if sprints.contains(Card::ESCAPE) {
+            return Err(ActionError::SprintIs42);
+        }
+        if let Some(card) = sprints.difference(hand).first() {
+            return Err(ActionError::SprintNotInHand(card));
+        }
+        let last = self.trail.last_card();
+        if hideout <= last {
+            return Err(ActionError::NotAbove { hideout, last });
+        }
+        let sprint = sprints.sprint_value();
+        if hideout.number() - last.number() > 3 + sprint {
+            return Err(ActionError::TooFar { hideout, last, sprint });
+        }
+        if self.needs_second_hideout() && !can_place(hand.without(hideout).difference(sprints), hideout)
+        {
+            return Err(ActionError::NoSecondHideout);
+        }
+        Ok(())
+    }
+
+    /// Whether a first placement must leave a legal second one (R6, `exactly_two`).
+    pub(crate) fn needs_second_hideout(&self) -> bool {
+        self.phase == Phase::Opening { placed: 0 }
+            && self.rules.opening_hideouts == OpeningHideouts::ExactlyTwo
+    }
+
+    fn check_guess(&self, numbers: Cards) -> Result<(), ActionError> {
+        if numbers.is_empty() {
+            return Err(ActionError::EmptyGuess);
+        }
+        for n in numbers {
+            if n == Card::START || n == Card::ESCAPE {
+                return Err(ActionError::GuessOutOfRange(n));
+            }
+            if self.trail.is_face_up(n) {
+                return Err(ActionError::GuessFaceUp(n));
+            }
+        }
+        Ok(())
+    }
+
+    /// Carries out a checked action.
+    fn perform(&mut self, role: Role, action: Action) {
+        match action {
+            Action::Resign => {
+                self.history.push(Event::Resigned { role });
+                self.end(role.opponent(), Reason::Resignation);
+            }
+            Action::TimeOut => {
+                self.history.push(Event::TimedOut { role });
+                self.end(role.opponent(), Reason::TimeOut);
+            }
+            Action::Draw { deck } => {
+                self.draw(role, deck);
+                let Phase::Draw { left, .. } = self.phase else { unreachable!("checked") };
+                self.begin_draws(role, left - 1);
+            }
+            Action::Place { hideout, sprints } => self.place(hideout, sprints),
+            Action::Pass => {
+                self.history.push(Event::Passed);
+                if self.rules.pass_bonus_draw {
+                    if let Some(deck) = Deck::ALL.into_iter().find(|d| !self.decks[d.index()].is_empty()) {
+                        self.draw(Role::Fugitive, deck);
+                    }
+                }
+                self.begin_marshal_turn();
+            }
+            Action::EndTurn => {
+                self.history.push(Event::TurnEnded);
+                self.begin_marshal_turn();
+            }
+            Action::Guess { numbers } => self.guess(numbers),
+        }
+    }
+
+    fn draw(&mut self, role: Role, deck: Deck) {
+        let card = self.decks[deck.index()].remove(0);
+        self.hands[role].insert(card);
+        self.history.push(Event::Drew { role, deck, card: Some(card) });
+    }
+
+    /// `role` has `left` draws due; with every deck empty they are skipped (R7, R8).
+    fn begin_draws(&mut self, role: Role, left: u8) {
+        if left > 0 && self.decks.iter().any(|d| !d.is_empty()) {
+            self.phase = Phase::Draw { role, left };
+            return;
+        }
+        for _ in 0..left {
+            self.history.push(Event::DrawSkipped { role });
+        }
+        self.phase = match role {
+            Role::Fugitive => Phase::PlaceOrPass,
+            Role::Marshal => Phase::Guess,
+        };
+    }
+
+    fn begin_marshal_turn(&mut self) {
+        self.marshal_turns += 1;
+        let draws = if self.marshal_turns == 1 { 2 } else { 1 };
+        self.begin_draws(Role::Marshal, draws);
+    }
+
+    fn place(&mut self, hideout: Card, sprints: Cards) {
+        self.hands.fugitive = self.hands.fugitive.without(hideout).difference(sprints);
+        let position = self.trail.place(hideout, sprints);
+        self.history.push(Event::Placed {
+            position,
+            hideout: Some(hideout),
+            sprint_count: sprints.len(),
+            sprints: Some(sprints),
+        });
+        if hideout == Card::ESCAPE {
+            self.escape();
+            return;
+        }
+        match self.phase {
+            Phase::Opening { placed: 0 } => self.phase = Phase::Opening { placed: 1 },
+            _ => self.begin_marshal_turn(),
+        }
+    }
+
+    /// The Fugitive has played 42 (R15).
+    fn escape(&mut self) {
+        let highest_revealed = self.trail.highest_revealed();
+        if highest_revealed >= 30 || self.trail.hidden_count() == 0 {
+            self.end(Role::Fugitive, Reason::Escape);
+        } else {
+            self.history.push(Event::ManhuntStarted { highest_revealed });
+            self.phase = Phase::Manhunt;
+        }
+    }
+
+    fn guess(&mut self, numbers: Cards) {
+        let right = numbers.iter().all(|n| self.trail.hidden_position(n).is_some());
+        self.history.push(Event::Guessed { numbers, right });
+        if right {
+            for n in numbers {
+                let position = self.trail.hidden_position(n).expect("checked right");
+                let hideout = self.trail.reveal(position);
+                self.history.push(Event::Revealed { position, hideout: n, sprints: hideout.sprints });
+            }
+        }
+        let manhunt = self.phase == Phase::Manhunt;
+        match (right, self.trail.hidden_count(), manhunt) {
+            (true, 0, false) => self.end(Role::Marshal, Reason::AllHideoutsFound),
+            (true, 0, true) => self.end(Role::Marshal, Reason::ManhuntSuccess),
+            (true, _, true) => {}
+            (false, _, true) => self.end(Role::Fugitive, Reason::ManhuntSurvived),
+            (_, _, false) => self.begin_draws(Role::Fugitive, 1),
+        }
+    }
+
+    fn end(&mut self, winner: Role, reason: Reason) {
+        let outcome = Outcome { winner, reason };
+        self.outcome = Some(outcome);
+        self.phase = Phase::Over;
+        self.history.push(Event::GameOver { outcome });
+    }
+}
+
+/// Whether a hand can place some hideout after `last`, sprinting with everything else but 42.
+pub(crate) fn can_place(hand: Cards, last: Card) -> bool {
+    let spare = hand.without(Card::ESCAPE).sprint_value();
+    hand.iter().any(|h| {
+        let own = if h == Card::ESCAPE { 0 } else { h.sprint_value() };
+        h > last && h.number() - last.number() <= 3 + spare - own
+    })
+}

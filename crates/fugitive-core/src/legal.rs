@@ -1,0 +1,204 @@
+//! The legal actions of a role, in a compact form that a client can show and check.
+
+use rand::Rng;
+use rand::seq::{IndexedRandom, SliceRandom};
+use serde::{Deserialize, Serialize};
+
+use crate::action::Action;
+use crate::card::{Card, Cards};
+use crate::deck::Deck;
+use crate::game::{Game, Phase, can_place};
+use crate::role::Role;
+use crate::rules::OpeningHideouts;
+
+/// Everything a role may do now. [`LegalActions::contains`] agrees with [`Game::is_legal`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegalActions {
+    /// Decks that may be drawn from.
+    pub draws: Vec<Deck>,
+    /// Hideouts that may be placed, each with the sprint sets it allows.
+    pub placements: Vec<Placement>,
+    /// Whether passing is legal.
+    pub pass: bool,
+    /// Whether ending the first turn after one hideout is legal.
+    pub end_turn: bool,
+    /// What may be guessed, if guessing is legal.
+    pub guess: Option<GuessOptions>,
+    /// Whether resigning is legal (always, while the game runs).
+    pub resign: bool,
+    /// Whether the turn clock may run out on this role (its turn).
+    pub time_out: bool,
+}
+
+/// A hideout card that may be placed now, and with which sprint cards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// The hideout card.
+    pub hideout: Card,
+    /// The sprint sets allowed under it.
+    pub sprints: SprintOptions,
+}
+
+/// The sprint sets allowed under one hideout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SprintOptions {
+    /// Any cards of `from` whose sprint values add up to at least `value` (R9, R10): the
+    /// usual case, overpaying included.
+    AtLeast {
+        /// The least sprint value needed.
+        value: u8,
+        /// The cards that may be used.
+        from: Cards,
+    },
+    /// Exactly one of these sets: the first placement under `exactly_two`, which must leave a
+    /// legal second one (R6).
+    OneOf {
+        /// The allowed sets.
+        sets: Vec<Cards>,
+    },
+}
+
+impl SprintOptions {
+    /// Whether these sprint cards are allowed.
+    pub fn allows(&self, sprints: Cards) -> bool {
+        match self {
+            SprintOptions::AtLeast { value, from } => {
+                sprints.is_subset(*from) && sprints.sprint_value() >= *value
+            }
+            SprintOptions::OneOf { sets } => sets.contains(&sprints),
+        }
+    }
+}
+
+/// The numbers the Marshal may name now (R12, R16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GuessOptions {
+    /// The numbers not yet face up, 1–41.
+    pub numbers: Cards,
+    /// Whether a guess names exactly one number (the Manhunt).
+    pub single: bool,
+}
+
+impl LegalActions {
+    /// Whether `action` is among these.
+    pub fn contains(&self, action: &Action) -> bool {
+        match *action {
+            Action::Draw { deck } => self.draws.contains(&deck),
+            Action::Place { hideout, sprints } => {
+                self.placements.iter().any(|p| p.hideout == hideout && p.sprints.allows(sprints))
+            }
+            Action::Pass => self.pass,
+            Action::EndTurn => self.end_turn,
+            Action::Guess { numbers } => self.guess.is_some_and(|g| {
+                !numbers.is_empty() && numbers.is_subset(g.numbers) && (!g.single || numbers.len() == 1)
+            }),
+            Action::Resign => self.resign,
+            Action::TimeOut => self.time_out,
+        }
+    }
+
+    /// A random legal action other than resigning or timing out, if there is one: the random
+    /// player of tests, fuzzing and benchmarks. Places more often than it passes, sprints just
+    /// enough and sometimes one card more, and guesses one number, sometimes two.
+    pub fn sample(&self, rng: &mut impl Rng) -> Option<Action> {
+        if let Some(&deck) = self.draws.choose(rng) {
+            return Some(Action::Draw { deck });
+        }
+        if let Some(guess) = self.guess {
+            let numbers: Vec<Card> = guess.numbers.iter().collect();
+            let count = if !guess.single && numbers.len() > 1 && rng.random_bool(0.2) { 2 } else { 1 };
+            let chosen = numbers.choose_multiple(rng, count).copied().collect();
+            return Some(Action::Guess { numbers: chosen });
+        }
+        let stop = self.pass || self.end_turn;
+        if self.placements.is_empty() || (stop && rng.random_bool(0.25)) {
+            return match (self.pass, self.end_turn) {
+                (true, _) => Some(Action::Pass),
+                (_, true) => Some(Action::EndTurn),
+                _ => None,
+            };
+        }
+        let placement = self.placements.choose(rng)?;
+        let sprints = match &placement.sprints {
+            SprintOptions::OneOf { sets } => *sets.choose(rng)?,
+            SprintOptions::AtLeast { value, from } => {
+                let mut spare: Vec<Card> = from.iter().collect();
+                spare.shuffle(rng);
+                let mut sprints = Cards::EMPTY;
+                let mut cards = spare.into_iter();
+                while sprints.sprint_value() < *value {
+                    sprints.insert(cards.next()?);
+                }
+                if rng.random_bool(0.2) {
+                    cards.next().map(|c| sprints.insert(c));
+                }
+                sprints
+            }
+        };
+        Some(Action::Place { hideout: placement.hideout, sprints })
+    }
+}
+
+impl Game {
+    /// What `role` may do now. Nothing once the game is over; only resigning off turn.
+    pub fn legal_actions(&self, role: Role) -> LegalActions {
+        if self.is_over() {
+            return LegalActions::default();
+        }
+        let mut legal = LegalActions { resign: true, ..LegalActions::default() };
+        if self.to_move() != Some(role) {
+            return legal;
+        }
+        legal.time_out = true;
+        match self.phase {
+            Phase::Draw { .. } => {
+                legal.draws = Deck::ALL.into_iter().filter(|d| !self.deck(*d).is_empty()).collect();
+            }
+            Phase::Opening { placed } => {
+                legal.placements = self.placements();
+                legal.end_turn = placed == 1 && self.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
+            }
+            Phase::PlaceOrPass => {
+                legal.placements = self.placements();
+                legal.pass = true;
+            }
+            Phase::Guess | Phase::Manhunt => {
+                let face_up = self.trail.positions().iter().filter(|h| h.face_up).map(|h| h.card);
+                let numbers = Cards::range(1, 41).difference(face_up.collect());
+                legal.guess = Some(GuessOptions { numbers, single: self.phase == Phase::Manhunt });
+            }
+            Phase::Over => {}
+        }
+        legal
+    }
+
+    /// The hideouts the Fugitive may place now, with their sprint options (R6, R9–R11).
+    fn placements(&self) -> Vec<Placement> {
+        let hand = self.hands.fugitive;
+        let last = self.trail.last_card();
+        let mut placements = Vec::new();
+        for hideout in hand.iter().filter(|&h| h > last) {
+            let value = (hideout.number() - last.number()).saturating_sub(3);
+            let from = hand.without(hideout).without(Card::ESCAPE);
+            if from.sprint_value() < value {
+                continue;
+            }
+            let sprints = if self.needs_second_hideout() {
+                let sets: Vec<Cards> = from
+                    .subsets()
+                    .filter(|s| s.sprint_value() >= value)
+                    .filter(|s| can_place(hand.without(hideout).difference(*s), hideout))
+                    .collect();
+                if sets.is_empty() {
+                    continue;
+                }
+                SprintOptions::OneOf { sets }
+            } else {
+                SprintOptions::AtLeast { value, from }
+            };
+            placements.push(Placement { hideout, sprints });
+        }
+        placements
+    }
+}

@@ -1,0 +1,115 @@
+//! What one viewer may see of the game (R18–R22).
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, Cards};
+use crate::deck::{Deck, Seed};
+use crate::event::Event;
+use crate::game::{Game, Outcome, Phase};
+use crate::role::{ByRole, Role, Viewer};
+use crate::rules::RuleOptions;
+
+/// One viewer's view of the game: all a client ever receives. Two games that differ only in
+/// what this viewer cannot know give byte-identical JSON (R22).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// Who this view is for.
+    pub viewer: Viewer,
+    /// The rule options.
+    pub rules: RuleOptions,
+    /// The phase, which says whose turn it is.
+    pub phase: Phase,
+    /// The trail, card 0 first.
+    pub trail: Vec<TrailCard>,
+    /// The three decks, deck 1 first.
+    pub decks: [DeckView; 3],
+    /// Both hands.
+    pub hands: ByRole<HandView>,
+    /// The history as this viewer may see it.
+    pub history: Vec<Event>,
+    /// The winner and reason, once the game is over.
+    pub outcome: Option<Outcome>,
+    /// The seed, once the game is over (R18).
+    pub seed: Option<Seed>,
+}
+
+/// One position of the trail as a viewer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrailCard {
+    /// The card's number: face-up cards for everyone, face-down ones for the Fugitive.
+    pub card: Option<Card>,
+    /// Whether it is face up.
+    pub face_up: bool,
+    /// How many sprint cards lie under it (always public, R10).
+    pub sprint_count: usize,
+    /// The sprint cards: once face up for everyone, always for the Fugitive.
+    pub sprints: Option<Cards>,
+}
+
+/// A deck as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckView {
+    /// Which deck.
+    pub deck: Deck,
+    /// Cards left.
+    pub size: usize,
+    /// The cards, top first, once the game is over (R18).
+    pub cards: Option<Vec<Card>>,
+}
+
+/// A hand as a viewer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandView {
+    /// How many cards.
+    pub size: usize,
+    /// The cards, for their owner (and everyone once the game is over).
+    pub cards: Option<Cards>,
+}
+
+impl Game {
+    /// The game as `viewer` may see it: R19 for the Fugitive, R20 for the Marshal, R21 for a
+    /// spectator, everything once the game is over (R18).
+    pub fn view(&self, viewer: Viewer) -> View {
+        let over = self.is_over();
+        let sees = |role: Role| over || viewer.is(role);
+        let trail = self
+            .trail
+            .positions()
+            .iter()
+            .map(|h| {
+                // 42 lies face up, but its sprint cards stay hidden until the end (R11).
+                let revealed = h.face_up && h.card != Card::ESCAPE;
+                TrailCard {
+                    card: (h.face_up || sees(Role::Fugitive)).then_some(h.card),
+                    face_up: h.face_up,
+                    sprint_count: h.sprints.len(),
+                    sprints: (revealed || sees(Role::Fugitive)).then_some(h.sprints),
+                }
+            })
+            .collect();
+        let decks = Deck::ALL.map(|deck| {
+            let cards = self.deck(deck);
+            DeckView { deck, size: cards.len(), cards: over.then(|| cards.to_vec()) }
+        });
+        let hands = ByRole::new_with(|role| {
+            let cards = self.hand(role);
+            HandView { size: cards.len(), cards: sees(role).then_some(cards) }
+        });
+        let history = if over {
+            self.history.clone()
+        } else {
+            self.history.iter().map(|e| e.seen_by(viewer)).collect()
+        };
+        View {
+            viewer,
+            rules: self.rules,
+            phase: self.phase,
+            trail,
+            decks,
+            hands,
+            history,
+            outcome: self.outcome,
+            seed: self.seed.filter(|_| over),
+        }
+    }
+}
