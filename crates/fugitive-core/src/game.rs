@@ -91,8 +91,9 @@ pub struct ReplayError {
 }
 
 /// The authoritative state of one game. Server-side only: it is never serialized to a client;
-/// clients get a [`View`](crate::View).
-#[derive(Clone, Debug)]
+/// clients get a [`View`](crate::View). Two games are equal when every card, the phase and the
+/// history are.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub(crate) rules: RuleOptions,
     pub(crate) seed: Option<Seed>,
