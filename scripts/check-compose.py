@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Checks the self-hosting files without a Docker engine (none runs on CI's machine).
+
+1. docker-compose.yml: a `server` built from this Dockerfile and a `db` PostgreSQL service with a
+   volume and a health check, the server waiting for the database to be healthy.
+2. Every FUGITIVE_*/DATABASE_URL variable that the compose file or the Dockerfile sets is one the
+   server reads (it appears in `fugitive-server --help` as `[env: NAME=…]`).
+3. The Dockerfile copies the binary the workspace actually builds, and the web/ folder it serves.
+4. The server, started with the compose file's environment (the database host swapped for the
+   local PostgreSQL, in a database of its own), comes up and answers /healthz.
+
+Usage: python3 scripts/check-compose.py  (needs target/debug/fugitive-server; PostgreSQL at
+FUGITIVE_TEST_DATABASE_URL for step 4, which is skipped with a message without it).
+"""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+import uuid
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "debug", "fugitive-server")
+
+
+def fail(message):
+    print(f"check-compose: FAILED: {message}")
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def compose_services():
+    with open(os.path.join(ROOT, "docker-compose.yml")) as f:
+        compose = yaml.safe_load(f)
+    services = compose.get("services", {})
+    server, db = services.get("server"), services.get("db")
+    check(server and db, "compose needs services `server` and `db`")
+    check(server.get("build") == ".", "server must be built from this repository's Dockerfile")
+    check(str(db.get("image", "")).startswith("postgres:"), "db must be a postgres image")
+    check("healthcheck" in db, "db needs a health check")
+    check(any(":/var/lib/postgresql/data" in v for v in db.get("volumes", [])), "db needs a volume")
+    check(server.get("depends_on", {}).get("db", {}).get("condition") == "service_healthy",
+          "server must wait for a healthy db")
+    check(set(compose.get("volumes", {})) >= {"pgdata"}, "the pgdata volume must be declared")
+    return server, db
+
+
+def dockerfile_env():
+    with open(os.path.join(ROOT, "Dockerfile")) as f:
+        text = f.read()
+    env = dict(re.findall(r"(\w+)=(\S+)", " ".join(re.findall(r"^ENV (.*(?:\\\n.*)*)", text, re.M))))
+    check("COPY web /app/web" in text, "the Dockerfile must copy web/")
+    check("target/release/fugitive-server" in text, "the Dockerfile must copy the fugitive-server binary")
+    check("-p fugitive-server" in text, "the Dockerfile must build the fugitive-server package")
+    return env
+
+
+def server_env_names():
+    out = subprocess.run([BIN, "--help"], capture_output=True, text=True, check=True).stdout
+    return set(re.findall(r"\[env: (\w+)=", out))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def psql(url, sql):
+    subprocess.run(["psql", url, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True,
+                   capture_output=True)
+
+
+def boot_with_compose_env(server, db):
+    admin_url = os.environ.get("FUGITIVE_TEST_DATABASE_URL")
+    if not admin_url:
+        print("check-compose: skipped booting the server: FUGITIVE_TEST_DATABASE_URL not set")
+        return
+    name = "fugitive_compose_" + uuid.uuid4().hex[:12]
+    psql(admin_url, f"CREATE DATABASE {name}")
+    try:
+        env = {k: str(v) for k, v in server["environment"].items()}
+        # The compose URL names the `db` service; point it at the local server instead.
+        compose_url = urllib.parse.urlparse(env["DATABASE_URL"])
+        check(compose_url.hostname == "db", "DATABASE_URL must point at the db service")
+        check(compose_url.path.lstrip("/") == db["environment"]["POSTGRES_DB"],
+              "DATABASE_URL must name the db service's database")
+        admin = urllib.parse.urlparse(admin_url)
+        env["DATABASE_URL"] = admin._replace(path="/" + name).geturl()
+        port = free_port()
+        env["FUGITIVE_ADDR"] = f"127.0.0.1:{port}"
+        env["FUGITIVE_ALLOWED_ORIGINS"] = re.sub(r"\$\{[^:}]*:-([^}]*)\}", r"\1",
+                                                 env["FUGITIVE_ALLOWED_ORIGINS"])
+        proc = subprocess.Popen([BIN], env={**os.environ, **env}, cwd=ROOT)
+        try:
+            for _ in range(100):
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+                        check(r.status == 200, "/healthz must answer 200")
+                        print("check-compose: server booted with the compose environment on PostgreSQL")
+                        return
+                except OSError:
+                    time.sleep(0.2)
+                check(proc.poll() is None, "the server exited with the compose environment")
+            fail("the server did not answer /healthz within 20 s")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    finally:
+        psql(admin_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def main():
+    check(os.path.exists(BIN), f"{BIN} is missing: run `cargo build -p fugitive-server` first")
+    server, db = compose_services()
+    known = server_env_names()
+    for source, names in (("docker-compose.yml", server["environment"]), ("Dockerfile", dockerfile_env())):
+        for name in names:
+            if name.startswith("FUGITIVE_") or name == "DATABASE_URL":
+                check(name in known, f"{source} sets {name}, which fugitive-server does not read")
+    boot_with_compose_env(server, db)
+    print("check-compose: ok")
+
+
+if __name__ == "__main__":
+    main()
