@@ -57,7 +57,7 @@ pub enum ActionError {
         actual: Role,
     },
     /// The action is one the other role takes.
-    #[error("only the {0} may do that")]
+    #[error("only the {0} may do that (R5)")]
     WrongRole(Role),
     /// The action does not fit the phase of the turn.
     #[error("{reason}")]
