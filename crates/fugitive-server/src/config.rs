@@ -1,0 +1,152 @@
+//! Every setting of the server: a flag and an environment variable each (`--help` lists them).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+
+/// The server's settings. `main` parses them from the command line and the environment; tests
+/// build them with [`Config::try_parse_from`].
+#[derive(Clone, Debug, Parser)]
+#[command(
+    name = "fugitive-server",
+    version,
+    about = "The Fugitive Online game server"
+)]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "FUGITIVE_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+
+    /// Database: `sqlite://file.db` (created if missing, WAL mode) or `postgres://…`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://fugitive.db")]
+    pub database_url: String,
+
+    /// Directory of the web client, served at `/`.
+    #[arg(long, env = "FUGITIVE_WEB_DIR", default_value = "web")]
+    pub web_dir: PathBuf,
+
+    /// Comma-separated `Origin`s allowed to open a WebSocket (`*` for any). Empty: the server's
+    /// own address (`http://127.0.0.1:PORT`, `http://localhost:PORT`). A request without an
+    /// `Origin` header (not a browser) is allowed.
+    #[arg(long, env = "FUGITIVE_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
+    /// Largest client message (and frame) in bytes; a bigger one closes the socket with 1009.
+    #[arg(long, env = "FUGITIVE_MAX_MESSAGE_BYTES", default_value_t = 4096)]
+    pub max_message_bytes: usize,
+
+    /// Client messages per second per socket, with bursts of twice as many; more closes the
+    /// socket with 1008.
+    #[arg(long, env = "FUGITIVE_MAX_MESSAGES_PER_SEC", default_value_t = 10)]
+    pub max_messages_per_sec: u32,
+
+    /// Most WebSockets open at once; more are refused with 503 before the upgrade.
+    #[arg(long, env = "FUGITIVE_MAX_SOCKETS", default_value_t = 10_000)]
+    pub max_sockets: usize,
+
+    /// Most WebSockets on one room (players and spectators); more are closed with 1013.
+    #[arg(long, env = "FUGITIVE_MAX_SOCKETS_PER_ROOM", default_value_t = 64)]
+    pub max_sockets_per_room: usize,
+
+    /// Messages queued for one socket; a socket that falls further behind is closed with 1008.
+    #[arg(long, env = "FUGITIVE_SOCKET_QUEUE", default_value_t = 32)]
+    pub socket_queue: usize,
+
+    /// How often the server pings each socket.
+    #[arg(long, env = "FUGITIVE_PING_INTERVAL", default_value = "20s", value_parser = humantime::parse_duration)]
+    pub ping_interval: Duration,
+
+    /// A socket from which nothing (not even a pong) arrives for this long is closed with 1008.
+    #[arg(long, env = "FUGITIVE_IDLE_TIMEOUT", default_value = "60s", value_parser = humantime::parse_duration)]
+    pub idle_timeout: Duration,
+
+    /// A room whose game is unfinished and has seen no action for this long is deleted.
+    #[arg(long, env = "FUGITIVE_ROOM_IDLE_TTL", default_value = "24h", value_parser = humantime::parse_duration)]
+    pub room_idle_ttl: Duration,
+
+    /// How often expired rooms are looked for.
+    #[arg(long, env = "FUGITIVE_EXPIRY_INTERVAL", default_value = "60s", value_parser = humantime::parse_duration)]
+    pub expiry_interval: Duration,
+
+    /// A room in memory with no socket for this long (and no running turn clock) is unloaded;
+    /// it is rebuilt from the database when someone comes back.
+    #[arg(long, env = "FUGITIVE_ROOM_UNLOAD_AFTER", default_value = "5m", value_parser = humantime::parse_duration)]
+    pub room_unload_after: Duration,
+}
+
+/// Which `Origin`s may open a WebSocket.
+#[derive(Clone, Debug)]
+pub enum Origins {
+    /// Any origin (`*`).
+    Any,
+    /// Only these, compared exactly (scheme, host and port).
+    List(Vec<String>),
+}
+
+impl Origins {
+    /// The allowlist of `config`, or the server's own address when it is empty.
+    pub fn new(config: &Config, local: SocketAddr) -> Origins {
+        let listed: Vec<String> = config
+            .allowed_origins
+            .iter()
+            .map(|o| o.trim().trim_end_matches('/').to_string())
+            .filter(|o| !o.is_empty())
+            .collect();
+        if listed.iter().any(|o| o == "*") {
+            return Origins::Any;
+        }
+        if !listed.is_empty() {
+            return Origins::List(listed);
+        }
+        let port = local.port();
+        let mut own = vec![format!("http://{local}")];
+        if local.ip().is_loopback() || local.ip().is_unspecified() {
+            own.push(format!("http://localhost:{port}"));
+            own.push(format!("http://127.0.0.1:{port}"));
+        }
+        Origins::List(own)
+    }
+
+    /// Whether a request with this `Origin` header may upgrade. No header: not a browser, so
+    /// not a cross-site hijack.
+    pub fn allows(&self, origin: Option<&str>) -> bool {
+        match (self, origin) {
+            (_, None) | (Origins::Any, _) => true,
+            (Origins::List(list), Some(origin)) => list.iter().any(|o| o == origin),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_parse_and_own_origin_is_allowed() {
+        let config = Config::try_parse_from(["fugitive-server", "--addr", "127.0.0.1:9"]).unwrap();
+        assert_eq!(config.max_message_bytes, 4096);
+        let origins = Origins::new(&config, "127.0.0.1:8080".parse().unwrap());
+        assert!(origins.allows(Some("http://127.0.0.1:8080")));
+        assert!(origins.allows(Some("http://localhost:8080")));
+        assert!(!origins.allows(Some("http://evil.example")));
+        assert!(origins.allows(None));
+    }
+
+    #[test]
+    fn listed_origins_replace_the_default() {
+        let config = Config::try_parse_from([
+            "x",
+            "--allowed-origins",
+            "https://a.example/,https://b.example",
+        ])
+        .unwrap();
+        let origins = Origins::new(&config, "127.0.0.1:8080".parse().unwrap());
+        assert!(origins.allows(Some("https://a.example")));
+        assert!(origins.allows(Some("https://b.example")));
+        assert!(!origins.allows(Some("http://127.0.0.1:8080")));
+        let any = Config::try_parse_from(["x", "--allowed-origins", "*"]).unwrap();
+        assert!(Origins::new(&any, "127.0.0.1:1".parse().unwrap()).allows(Some("http://x")));
+    }
+}

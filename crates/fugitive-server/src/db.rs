@@ -1,0 +1,514 @@
+//! Persistence: rooms, seats (token hashes), each game's setup and its log of accepted actions.
+//!
+//! One `sqlx` `Any` pool runs the same portable SQL (`$1` parameters, `BIGINT`, `TEXT`) on
+//! SQLite (the default: a file, WAL mode, created if missing) and PostgreSQL (when the URL says
+//! `postgres://`). `migrations/` runs at start-up.
+
+use std::sync::Once;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use fugitive_core::Role;
+use fugitive_core::{Action, RuleOptions, Seed, Setup};
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{AnyPool, Executor};
+use thiserror::Error;
+use uuid::Uuid;
+
+use crate::seat::Seat;
+
+/// A database failure.
+#[derive(Debug, Error)]
+pub enum DbError {
+    /// The driver's error.
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+    /// A migration failed.
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored value does not parse.
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+/// The database: a cheap clone of the pool.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: AnyPool,
+}
+
+/// Unix time in milliseconds.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A room to create, with its first game.
+#[derive(Clone, Debug)]
+pub struct NewRoom {
+    /// Its id.
+    pub id: Uuid,
+    /// The rule options of every game.
+    pub rules: RuleOptions,
+    /// Seconds per turn, if the room has a clock.
+    pub turn_clock_secs: Option<u64>,
+    /// Hash of the invitation.
+    pub invite_hash: String,
+    /// Hash of the creator's token.
+    pub host_token_hash: String,
+    /// The first game's seed.
+    pub seed: Seed,
+    /// Which seat plays the Fugitive in the first game.
+    pub fugitive_seat: Seat,
+}
+
+/// A room as stored: enough to rebuild its actor.
+#[derive(Clone, Debug)]
+pub struct StoredRoom {
+    /// The rule options.
+    pub rules: RuleOptions,
+    /// Seconds per turn, if any.
+    pub turn_clock_secs: Option<u64>,
+    /// Hash of the unused invitation.
+    pub invite_hash: Option<String>,
+    /// Each seat's token hash, if claimed.
+    pub seats: [Option<String>; 2],
+    /// The current (latest) game with its actions.
+    pub game: StoredGame,
+    /// Accepted actions in the room's earlier games.
+    pub earlier_actions: u64,
+    /// Every (seat, client seq) of an accepted action in any game of the room.
+    pub seqs: Vec<(Seat, u64)>,
+}
+
+/// One game as stored.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// Its number in the room, from 1.
+    pub number: u64,
+    /// Seed and rules.
+    pub setup: Setup,
+    /// Which seat plays the Fugitive.
+    pub fugitive_seat: Seat,
+    /// When it started.
+    pub started_at: i64,
+    /// When it ended, if it has.
+    pub finished_at: Option<i64>,
+    /// Its accepted actions, in order.
+    pub actions: Vec<StoredAction>,
+}
+
+/// One accepted action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredAction {
+    /// Who took it.
+    pub role: Role,
+    /// What it was.
+    pub action: Action,
+    /// The seat that sent it; `None` for the server's turn clock.
+    pub seat: Option<Seat>,
+    /// The client's `seq`; `None` for the server's turn clock.
+    pub client_seq: Option<u64>,
+    /// When it was accepted.
+    pub at: i64,
+}
+
+fn corrupt(what: impl std::fmt::Display) -> DbError {
+    DbError::Corrupt(what.to_string())
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("core types serialize")
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, DbError> {
+    serde_json::from_str(text).map_err(corrupt)
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Fugitive => "fugitive",
+        Role::Marshal => "marshal",
+    }
+}
+
+fn seat_of(index: i64) -> Result<Seat, DbError> {
+    Seat::from_index(index).ok_or_else(|| corrupt(format!("seat {index}")))
+}
+
+type GameRow = (i64, String, String, i64, i64, Option<i64>);
+type ActionRow = (String, String, Option<i64>, Option<i64>, i64);
+
+impl Db {
+    /// Connects, creating a SQLite file if missing, and runs the migrations.
+    ///
+    /// # Errors
+    /// When the database cannot be reached or migrated.
+    pub async fn connect(url: &str) -> Result<Db, DbError> {
+        static DRIVERS: Once = Once::new();
+        DRIVERS.call_once(install_default_drivers);
+        let sqlite = url.starts_with("sqlite:");
+        let url = if sqlite && !url.contains("mode=") {
+            let sep = if url.contains('?') { '&' } else { '?' };
+            format!("{url}{sep}mode=rwc")
+        } else {
+            url.to_string()
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 8 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        // WAL: readers never block the writer; FULL sync (sqlx's default) makes
+                        // every commit durable before the actor tells anyone.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        sqlx::migrate!("../../migrations").run(&pool).await?;
+        Ok(Db { pool })
+    }
+
+    /// Closes the pool, waiting for running queries (SQLite checkpoints its WAL).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Stores a new room, its seats and its first game, in one transaction.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn create_room(&self, room: &NewRoom) -> Result<(), DbError> {
+        let now = now_ms();
+        let id = room.id.to_string();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO rooms (id, rules, turn_clock_secs, invite_hash, created_at, touched_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&id)
+        .bind(to_json(&room.rules))
+        .bind(room.turn_clock_secs.map(|s| s as i64))
+        .bind(&room.invite_hash)
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for (seat, hash) in [
+            (Seat::Host, Some(room.host_token_hash.clone())),
+            (Seat::Guest, None),
+        ] {
+            sqlx::query("INSERT INTO seats (room_id, seat, token_hash) VALUES ($1, $2, $3)")
+                .bind(&id)
+                .bind(seat.index() as i64)
+                .bind(hash)
+                .execute(&mut *tx)
+                .await?;
+        }
+        insert_game(
+            &mut tx,
+            &id,
+            1,
+            &Setup {
+                seed: room.seed,
+                rules: room.rules,
+            },
+            room.fugitive_seat,
+            now,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Gives the guest seat its token hash and spends the invitation. Returns whether the seat
+    /// was still free.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn claim_guest_seat(&self, room: Uuid, token_hash: &str) -> Result<bool, DbError> {
+        let id = room.to_string();
+        let mut tx = self.pool.begin().await?;
+        let claimed = sqlx::query(
+            "UPDATE seats SET token_hash = $1 WHERE room_id = $2 AND seat = 1 AND token_hash IS NULL",
+        )
+        .bind(token_hash)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        sqlx::query("UPDATE rooms SET invite_hash = NULL, touched_at = $1 WHERE id = $2")
+            .bind(now_ms())
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(claimed == 1)
+    }
+
+    /// Appends an accepted action to the log (and marks the game finished if it ended it).
+    ///
+    /// # Errors
+    /// On a database failure; then nothing was written.
+    pub async fn append_action(
+        &self,
+        room: Uuid,
+        game: u64,
+        number: usize,
+        record: &StoredAction,
+        finished: bool,
+    ) -> Result<(), DbError> {
+        let id = room.to_string();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&id)
+        .bind(game as i64)
+        .bind(number as i64)
+        .bind(role_name(record.role))
+        .bind(to_json(&record.action))
+        .bind(record.seat.map(|s| s.index() as i64))
+        .bind(record.client_seq.map(|s| s as i64))
+        .bind(record.at)
+        .execute(&mut *tx)
+        .await?;
+        if finished {
+            sqlx::query("UPDATE games SET finished_at = $1 WHERE room_id = $2 AND game = $3")
+                .bind(record.at)
+                .bind(&id)
+                .bind(game as i64)
+                .execute(&mut *tx)
+                .await?;
+        }
+        sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2")
+            .bind(record.at)
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Stores the setup of the room's next game.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn new_game(
+        &self,
+        room: Uuid,
+        game: u64,
+        setup: &Setup,
+        fugitive_seat: Seat,
+        at: i64,
+    ) -> Result<(), DbError> {
+        let id = room.to_string();
+        let mut tx = self.pool.begin().await?;
+        insert_game(&mut tx, &id, game, setup, fugitive_seat, at).await?;
+        sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2")
+            .bind(at)
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Loads a room with its current game, or `None` if there is no such room.
+    ///
+    /// # Errors
+    /// On a database failure or corrupt data.
+    pub async fn load_room(&self, room: Uuid) -> Result<Option<StoredRoom>, DbError> {
+        let id = room.to_string();
+        let row: Option<(String, Option<i64>, Option<String>)> =
+            sqlx::query_as("SELECT rules, turn_clock_secs, invite_hash FROM rooms WHERE id = $1")
+                .bind(&id)
+                .fetch_optional(&self.pool)
+                .await?;
+        let Some((rules, turn_clock_secs, invite_hash)) = row else {
+            return Ok(None);
+        };
+        let mut seats = [None, None];
+        let rows: Vec<(i64, Option<String>)> =
+            sqlx::query_as("SELECT seat, token_hash FROM seats WHERE room_id = $1")
+                .bind(&id)
+                .fetch_all(&self.pool)
+                .await?;
+        for (seat, hash) in rows {
+            seats[seat_of(seat)?.index()] = hash;
+        }
+        let number: Option<i64> =
+            sqlx::query_scalar("SELECT MAX(game) FROM games WHERE room_id = $1")
+                .bind(&id)
+                .fetch_one(&self.pool)
+                .await?;
+        let number = number.ok_or_else(|| corrupt(format!("room {id} has no game")))?;
+        let game = self
+            .load_game(room, number as u64)
+            .await?
+            .ok_or_else(|| corrupt("game vanished"))?;
+        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM actions WHERE room_id = $1")
+            .bind(&id)
+            .fetch_one(&self.pool)
+            .await?;
+        let rows: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT seat, client_seq FROM actions WHERE room_id = $1 AND seat IS NOT NULL AND client_seq IS NOT NULL",
+        )
+        .bind(&id)
+        .fetch_all(&self.pool)
+        .await?;
+        let seqs = rows
+            .into_iter()
+            .map(|(seat, seq)| Ok((seat_of(seat)?, seq as u64)))
+            .collect::<Result<_, DbError>>()?;
+        Ok(Some(StoredRoom {
+            rules: from_json(&rules)?,
+            turn_clock_secs: turn_clock_secs.map(|s| s as u64),
+            invite_hash,
+            seats,
+            earlier_actions: total as u64 - game.actions.len() as u64,
+            game,
+            seqs,
+        }))
+    }
+
+    /// Loads game `number` of a room with its actions, or `None` if there is none.
+    ///
+    /// # Errors
+    /// On a database failure or corrupt data.
+    pub async fn load_game(&self, room: Uuid, number: u64) -> Result<Option<StoredGame>, DbError> {
+        let id = room.to_string();
+        let row: Option<GameRow> = sqlx::query_as(
+            "SELECT game, seed, rules, fugitive_seat, started_at, finished_at FROM games \
+             WHERE room_id = $1 AND game = $2",
+        )
+        .bind(&id)
+        .bind(number as i64)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some((number, seed, rules, fugitive_seat, started_at, finished_at)) = row else {
+            return Ok(None);
+        };
+        let seed = Seed::try_from(seed).map_err(corrupt)?;
+        let rows: Vec<ActionRow> = sqlx::query_as(
+            "SELECT role, action, seat, client_seq, at FROM actions WHERE room_id = $1 AND game = $2 ORDER BY number",
+        )
+        .bind(&id)
+        .bind(number)
+        .fetch_all(&self.pool)
+        .await?;
+        let actions = rows
+            .into_iter()
+            .map(|(role, action, seat, client_seq, at)| {
+                Ok(StoredAction {
+                    role: from_json(&format!("\"{role}\""))?,
+                    action: from_json(&action)?,
+                    seat: seat.map(seat_of).transpose()?,
+                    client_seq: client_seq.map(|s| s as u64),
+                    at,
+                })
+            })
+            .collect::<Result<_, DbError>>()?;
+        Ok(Some(StoredGame {
+            number: number as u64,
+            setup: Setup {
+                seed,
+                rules: from_json(&rules)?,
+            },
+            fugitive_seat: seat_of(fugitive_seat)?,
+            started_at,
+            finished_at,
+            actions,
+        }))
+    }
+
+    /// Deletes the rooms whose current game is unfinished and which have been idle since
+    /// before `cutoff` (Unix ms). Returns their ids.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn expire_rooms(&self, cutoff: i64) -> Result<Vec<Uuid>, DbError> {
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM rooms WHERE touched_at < $1 AND EXISTS \
+             (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL)",
+        )
+        .bind(cutoff)
+        .fetch_all(&self.pool)
+        .await?;
+        for id in &ids {
+            let mut tx = self.pool.begin().await?;
+            for table in ["actions", "games", "seats"] {
+                tx.execute(
+                    sqlx::query(&format!("DELETE FROM {table} WHERE room_id = $1")).bind(id),
+                )
+                .await?;
+            }
+            sqlx::query("DELETE FROM rooms WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        }
+        Ok(ids
+            .iter()
+            .filter_map(|id| Uuid::parse_str(id).ok())
+            .collect())
+    }
+
+    /// The rooms with a turn clock whose current game is unfinished.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn rooms_with_running_clock(&self) -> Result<Vec<Uuid>, DbError> {
+        let ids: Vec<String> = sqlx::query_scalar(
+            "SELECT id FROM rooms WHERE turn_clock_secs IS NOT NULL AND EXISTS \
+             (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL)",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids
+            .iter()
+            .filter_map(|id| Uuid::parse_str(id).ok())
+            .collect())
+    }
+
+    /// Whether a room exists.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn room_exists(&self, room: Uuid) -> Result<bool, DbError> {
+        let found: Option<String> = sqlx::query_scalar("SELECT id FROM rooms WHERE id = $1")
+            .bind(room.to_string())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(found.is_some())
+    }
+}
+
+async fn insert_game(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    room: &str,
+    game: u64,
+    setup: &Setup,
+    fugitive_seat: Seat,
+    at: i64,
+) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO games (room_id, game, seed, rules, fugitive_seat, started_at, finished_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, NULL)",
+    )
+    .bind(room)
+    .bind(game as i64)
+    .bind(String::from(setup.seed))
+    .bind(to_json(&setup.rules))
+    .bind(fugitive_seat.index() as i64)
+    .bind(at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

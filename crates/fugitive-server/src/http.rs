@@ -1,0 +1,334 @@
+//! The HTTP side: the router, the REST endpoints of `docs/protocol.md`, and [`AppError`], the
+//! only way an HTTP error leaves the server (`{"error": code, "message": text}`).
+
+use std::path::Path as FsPath;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use fugitive_core::{Action, Game, Role, RuleOptions, Viewer};
+use metrics_exporter_prometheus::PrometheusHandle;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio::sync::{Semaphore, watch};
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+use uuid::Uuid;
+
+use crate::config::{Config, Origins};
+use crate::metrics;
+use crate::room::{ClaimError, RoomHandle};
+use crate::rooms::{Rooms, RoomsError};
+use crate::socket;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The room registry.
+    pub rooms: Rooms,
+    /// The settings.
+    pub config: Arc<Config>,
+    /// Who may open a WebSocket.
+    pub origins: Arc<Origins>,
+    /// One permit per open WebSocket.
+    pub sockets: Arc<Semaphore>,
+    /// Turns `true` when the server shuts down.
+    pub stop: watch::Receiver<bool>,
+    /// Renders `/metrics`.
+    pub metrics: PrometheusHandle,
+}
+
+/// An HTTP error: a status, a stable code and a message that is safe to show.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The request body is not what the endpoint takes.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No such room (or it expired).
+    #[error("no such room")]
+    RoomNotFound,
+    /// No such game in the room.
+    #[error("no such game in this room")]
+    GameNotFound,
+    /// A replay of a game that still runs would show hidden cards.
+    #[error("the game is still running: replays are public once it is over (R18)")]
+    GameRunning,
+    /// The invited seat is taken.
+    #[error("this seat has already been claimed")]
+    SeatTaken,
+    /// The invitation is not this room's.
+    #[error("this invitation is not valid for this room")]
+    BadInvite,
+    /// A WebSocket upgrade from an origin not on the allowlist.
+    #[error("this origin may not open a WebSocket here")]
+    OriginNotAllowed,
+    /// The server has as many WebSockets as it may.
+    #[error("too many connections; try again later")]
+    TooManySockets,
+    /// The database failed.
+    #[error("the server could not do this now; try again")]
+    Unavailable,
+}
+
+impl AppError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            AppError::RoomNotFound => (StatusCode::NOT_FOUND, "room_not_found"),
+            AppError::GameNotFound => (StatusCode::NOT_FOUND, "game_not_found"),
+            AppError::GameRunning => (StatusCode::FORBIDDEN, "game_running"),
+            AppError::SeatTaken => (StatusCode::CONFLICT, "seat_taken"),
+            AppError::BadInvite => (StatusCode::FORBIDDEN, "bad_invite"),
+            AppError::OriginNotAllowed => (StatusCode::FORBIDDEN, "origin_not_allowed"),
+            AppError::TooManySockets => (StatusCode::SERVICE_UNAVAILABLE, "too_many_connections"),
+            AppError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        metrics::error(code);
+        (
+            status,
+            Json(json!({ "error": code, "message": self.to_string() })),
+        )
+            .into_response()
+    }
+}
+
+impl From<RoomsError> for AppError {
+    fn from(error: RoomsError) -> AppError {
+        match error {
+            RoomsError::NotFound => AppError::RoomNotFound,
+            error => {
+                tracing::error!(%error, "room unavailable");
+                AppError::Unavailable
+            }
+        }
+    }
+}
+
+/// The whole router: API, WebSocket, health, metrics, and the web client from `web_dir`.
+pub fn router(state: AppState, web_dir: &FsPath) -> Router {
+    Router::new()
+        .route("/api/rooms", post(create_room))
+        .route("/api/rooms/{room}", get(room_summary))
+        .route("/api/rooms/{room}/claim", post(claim_seat))
+        .route("/api/rooms/{room}/games/{game}", get(replay))
+        .route("/ws/v1/rooms/{room}", get(socket::upgrade))
+        .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/metrics",
+            get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }),
+        )
+        // The web client routes itself: every room page is its index.html.
+        .route_service("/room/{room}", ServeFile::new(web_dir.join("index.html")))
+        .fallback_service(ServeDir::new(web_dir))
+        .layer(DefaultBodyLimit::max(4096))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// The creator's choice of seat.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RoleChoice {
+    Fugitive,
+    Marshal,
+    #[default]
+    Random,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct CreateRoom {
+    role: RoleChoice,
+    rules: RuleOptions,
+    turn_clock_secs: Option<u64>,
+}
+
+#[derive(Debug, Serialize)]
+struct Links {
+    seat: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite: Option<String>,
+    spectate: String,
+}
+
+/// A seat given out: by creating a room or by claiming with an invitation.
+#[derive(Debug, Serialize)]
+struct SeatGranted {
+    room: Uuid,
+    role: Role,
+    token: String,
+    links: Links,
+}
+
+fn links(room: Uuid, token: &str, invite: Option<&str>) -> Links {
+    Links {
+        seat: format!("/room/{room}#seat={token}"),
+        invite: invite.map(|invite| format!("/room/{room}#invite={invite}")),
+        spectate: format!("/room/{room}"),
+    }
+}
+
+/// Reads an optional JSON body: empty means all defaults.
+fn json_body<T: serde::de::DeserializeOwned + Default>(body: &Bytes) -> Result<T, AppError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice(body).map_err(|e| AppError::BadRequest(format!("bad request body: {e}")))
+}
+
+fn room_id(text: &str) -> Result<Uuid, AppError> {
+    Uuid::parse_str(text).map_err(|_| AppError::RoomNotFound)
+}
+
+async fn create_room(
+    State(app): State<AppState>,
+    body: Bytes,
+) -> Result<impl IntoResponse, AppError> {
+    let request: CreateRoom = json_body(&body)?;
+    if let Some(secs) = request.turn_clock_secs {
+        if !(1..=86_400).contains(&secs) {
+            return Err(AppError::BadRequest(
+                "turn_clock_secs is 1 to 86400, or null".into(),
+            ));
+        }
+    }
+    let role = match request.role {
+        RoleChoice::Fugitive => Role::Fugitive,
+        RoleChoice::Marshal => Role::Marshal,
+        RoleChoice::Random => {
+            if rand::random() {
+                Role::Fugitive
+            } else {
+                Role::Marshal
+            }
+        }
+    };
+    let created = app
+        .rooms
+        .create(role, request.rules, request.turn_clock_secs)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, "could not create a room");
+            AppError::Unavailable
+        })?;
+    tracing::info!(room = %created.room, %role, "room created");
+    let granted = SeatGranted {
+        room: created.room,
+        role,
+        links: links(created.room, &created.token, Some(&created.invite)),
+        token: created.token,
+    };
+    Ok((StatusCode::CREATED, Json(granted)))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Claim {
+    invite: String,
+}
+
+/// Calls a room; an actor that unloaded itself meanwhile is reloaded once.
+async fn with_room<T, F, Fut>(app: &AppState, room: Uuid, call: F) -> Result<T, AppError>
+where
+    F: Fn(RoomHandle) -> Fut,
+    Fut: Future<Output = Result<T, crate::room::Gone>>,
+{
+    for _ in 0..2 {
+        if let Ok(answer) = call(app.rooms.get(room).await?).await {
+            return Ok(answer);
+        }
+    }
+    Err(AppError::Unavailable)
+}
+
+async fn claim_seat(
+    State(app): State<AppState>,
+    Path(room): Path<String>,
+    body: Bytes,
+) -> Result<Json<SeatGranted>, AppError> {
+    let room = room_id(&room)?;
+    let claim: Claim = json_body(&body)?;
+    let claimed = with_room(&app, room, |handle| {
+        let invite = claim.invite.clone();
+        async move { handle.claim(invite).await }
+    })
+    .await?;
+    match claimed {
+        Ok(claimed) => {
+            tracing::info!(%room, role = %claimed.role, "seat claimed");
+            let links = links(room, &claimed.token, None);
+            Ok(Json(SeatGranted {
+                room,
+                role: claimed.role,
+                token: claimed.token,
+                links,
+            }))
+        }
+        Err(ClaimError::Taken) => Err(AppError::SeatTaken),
+        Err(ClaimError::BadInvite) => Err(AppError::BadInvite),
+        Err(ClaimError::Unavailable) => Err(AppError::Unavailable),
+    }
+}
+
+async fn room_summary(
+    State(app): State<AppState>,
+    Path(room): Path<String>,
+) -> Result<impl IntoResponse, AppError> {
+    let room = room_id(&room)?;
+    let summary = with_room(&app, room, |handle| async move { handle.summary().await }).await?;
+    Ok(Json(json!({
+        "room": room,
+        "seats": summary.seats,
+        "game": summary.game,
+        "over": summary.over,
+        "rules": summary.rules,
+        "turn_clock_secs": summary.turn_clock_secs,
+    })))
+}
+
+async fn replay(
+    State(app): State<AppState>,
+    Path((room, game)): Path<(String, String)>,
+) -> Result<impl IntoResponse, AppError> {
+    let room = room_id(&room)?;
+    let number: u64 = game.parse().map_err(|_| AppError::GameNotFound)?;
+    let db = app.rooms.db();
+    let unavailable = |error: crate::db::DbError| {
+        tracing::error!(%error, "could not load a game");
+        AppError::Unavailable
+    };
+    let Some(stored) = db.load_game(room, number).await.map_err(unavailable)? else {
+        let exists = db.room_exists(room).await.map_err(unavailable)?;
+        return Err(if exists {
+            AppError::GameNotFound
+        } else {
+            AppError::RoomNotFound
+        });
+    };
+    if stored.finished_at.is_none() {
+        return Err(AppError::GameRunning);
+    }
+    let actions: Vec<(Role, Action)> = stored.actions.iter().map(|a| (a.role, a.action)).collect();
+    let game = Game::replay(stored.setup, &actions).map_err(|error| {
+        tracing::error!(%room, %error, "a stored game does not replay");
+        AppError::Unavailable
+    })?;
+    Ok(Json(json!({
+        "room": room,
+        "game": number,
+        "setup": stored.setup,
+        "actions": actions,
+        "view": game.view(Viewer::Spectator),
+    })))
+}

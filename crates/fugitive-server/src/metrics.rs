@@ -1,0 +1,74 @@
+//! Prometheus metrics (`GET /metrics`): rooms, sockets, actions, errors and request latency,
+//! through the `metrics` facade and its Prometheus exporter.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+const ROOMS: &str = "fugitive_rooms_loaded";
+const SOCKETS: &str = "fugitive_sockets";
+const ACTIONS: &str = "fugitive_actions_total";
+const ERRORS: &str = "fugitive_errors_total";
+const LATENCY: &str = "fugitive_request_seconds";
+
+/// Installs the process-wide recorder once (tests run several servers in one process) and
+/// returns the handle that renders it.
+pub fn install() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let buckets = [
+                0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+            ];
+            let recorder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Full(LATENCY.into()), &buckets)
+                .expect("buckets are not empty")
+                .build_recorder();
+            let handle = recorder.handle();
+            if metrics::set_global_recorder(recorder).is_err() {
+                tracing::warn!("a metrics recorder was already installed; /metrics will be empty");
+            }
+            metrics::describe_gauge!(ROOMS, "Rooms whose actor is running");
+            metrics::describe_gauge!(SOCKETS, "Open WebSockets");
+            metrics::describe_counter!(ACTIONS, "Accepted game actions");
+            metrics::describe_counter!(ERRORS, "Error replies and refused requests, by code");
+            metrics::describe_histogram!(
+                LATENCY,
+                "Time to answer a client message, storage included"
+            );
+            handle
+        })
+        .clone()
+}
+
+/// The Prometheus text.
+pub fn render(handle: &PrometheusHandle) -> String {
+    handle.run_upkeep();
+    handle.render()
+}
+
+/// A room actor started (+1) or stopped (-1).
+pub fn room_loaded(delta: f64) {
+    metrics::gauge!(ROOMS).increment(delta);
+}
+
+/// A socket opened (+1) or closed (-1).
+pub fn socket(delta: f64) {
+    metrics::gauge!(SOCKETS).increment(delta);
+}
+
+/// An accepted action.
+pub fn action() {
+    metrics::counter!(ACTIONS).increment(1);
+}
+
+/// An error sent to a client or an HTTP error.
+pub fn error(code: &'static str) {
+    metrics::counter!(ERRORS, "code" => code).increment(1);
+}
+
+/// How long a client message took to answer.
+pub fn latency(elapsed: Duration) {
+    metrics::histogram!(LATENCY).record(elapsed.as_secs_f64());
+}

@@ -1,0 +1,329 @@
+//! The WebSocket messages of protocol version 1 (`docs/protocol.md`), and their error codes.
+//!
+//! A client message is read in two stages, like a move: text → an envelope (`v`, `seq`,
+//! `type`), then the envelope → a typed [`Request`]. Each failure is a [`Reply`] with a stable
+//! code, and the caller sends it; nothing else happens.
+
+use axum::extract::ws::Utf8Bytes;
+use fugitive_core::{Action, ByRole, LegalActions, Role, View};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use uuid::Uuid;
+
+/// The protocol version, `"v"` in every message.
+pub const VERSION: u64 = 1;
+
+/// Error codes of the protocol itself; an illegal action uses `ActionError::code()`.
+pub mod code {
+    /// Not JSON, wrong types, missing fields, an unknown or server-only action.
+    pub const MALFORMED: &str = "malformed";
+    /// A `type` the server does not know.
+    pub const UNKNOWN_MESSAGE: &str = "unknown_message";
+    /// `v` is not 1.
+    pub const BAD_VERSION: &str = "bad_version";
+    /// A message before `hello`.
+    pub const HELLO_FIRST: &str = "hello_first";
+    /// A second `hello` on the same socket.
+    pub const ALREADY_JOINED: &str = "already_joined";
+    /// `hello` with a token that is not one of this room's.
+    pub const BAD_TOKEN: &str = "bad_token";
+    /// A spectator tried to act.
+    pub const SPECTATOR: &str = "spectator";
+    /// A rematch offer while the game runs or before both seats are taken.
+    pub const NO_REMATCH: &str = "no_rematch";
+    /// A `seq` at or below the seat's last one whose message was refused.
+    pub const STALE_SEQ: &str = "stale_seq";
+    /// The server could not store the action; nothing changed, retry later.
+    pub const UNAVAILABLE: &str = "unavailable";
+}
+
+/// A client's request, after the envelope was checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Join the room: as the seat whose token this is, or as a spectator.
+    Hello {
+        /// The seat token, if any.
+        token: Option<String>,
+    },
+    /// A player's action.
+    Action(Action),
+    /// Offer (or accept) a rematch with roles swapped.
+    Rematch,
+}
+
+/// One client message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientMessage {
+    /// The client's sequence number, echoed in the reply.
+    pub seq: u64,
+    /// What it asks.
+    pub request: Request,
+}
+
+/// The answer to one client message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Reply {
+    /// The client's `seq`, or `null` when the message had none that could be read.
+    pub seq: Option<u64>,
+    /// Whether it was accepted.
+    pub ok: bool,
+    /// Why not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorBody>,
+}
+
+/// A stable code and a human message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorBody {
+    /// One of the documented codes.
+    pub code: &'static str,
+    /// For people.
+    pub message: String,
+}
+
+impl Reply {
+    /// Accepted.
+    pub fn ok(seq: u64) -> Reply {
+        Reply {
+            seq: Some(seq),
+            ok: true,
+            error: None,
+        }
+    }
+
+    /// Refused with `code`.
+    pub fn error(seq: Option<u64>, code: &'static str, message: impl Into<String>) -> Reply {
+        Reply {
+            seq,
+            ok: false,
+            error: Some(ErrorBody {
+                code,
+                message: message.into(),
+            }),
+        }
+    }
+
+    /// The error code, if refused.
+    pub fn code(&self) -> Option<&'static str> {
+        self.error.as_ref().map(|e| e.code)
+    }
+}
+
+/// Reads one client text frame.
+///
+/// # Errors
+/// The [`Reply`] to send back: `malformed`, `bad_version` or `unknown_message`.
+pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
+    let malformed = |seq, message: String| Reply::error(seq, code::MALFORMED, message);
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| malformed(None, format!("not JSON: {e}")))?;
+    let Value::Object(mut fields) = value else {
+        return Err(malformed(None, "a message is a JSON object".into()));
+    };
+    let seq = fields
+        .get("seq")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| malformed(None, "`seq` must be an unsigned integer".into()))?;
+    if fields.get("v").and_then(Value::as_u64) != Some(VERSION) {
+        return Err(Reply::error(
+            Some(seq),
+            code::BAD_VERSION,
+            "this server speaks protocol version 1 (\"v\":1)",
+        ));
+    }
+    let kind = match fields.get("type") {
+        Some(Value::String(kind)) => kind.clone(),
+        _ => return Err(malformed(Some(seq), "`type` must be a string".into())),
+    };
+    let request = match kind.as_str() {
+        "hello" => Request::Hello {
+            token: token(&mut fields).map_err(|m| malformed(Some(seq), m))?,
+        },
+        "action" => {
+            let action = fields.remove("action").unwrap_or(Value::Null);
+            match serde_json::from_value::<Action>(action) {
+                Ok(Action::TimeOut) => {
+                    return Err(malformed(
+                        Some(seq),
+                        "time_out is the server clock's action".into(),
+                    ));
+                }
+                Ok(action) => Request::Action(action),
+                Err(e) => return Err(malformed(Some(seq), format!("bad action: {e}"))),
+            }
+        }
+        "rematch" => Request::Rematch,
+        other => {
+            let message = format!("unknown message type {other:?}: hello, action or rematch");
+            return Err(Reply::error(Some(seq), code::UNKNOWN_MESSAGE, message));
+        }
+    };
+    Ok(ClientMessage { seq, request })
+}
+
+fn token(fields: &mut Map<String, Value>) -> Result<Option<String>, String> {
+    match fields.remove("token") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(token)) => Ok(Some(token)),
+        Some(_) => Err("`token` must be a string or null".into()),
+    }
+}
+
+/// Room facts that are not part of the game: in every `state`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RoomStatus {
+    /// Whether each role's seat has been claimed.
+    pub seats: ByRole<bool>,
+    /// Whether each role's player has a socket open.
+    pub presence: ByRole<bool>,
+    /// The turn clock, if the room has one and the game runs.
+    pub clock: Option<ClockStatus>,
+    /// Which players have offered a rematch.
+    pub rematch: ByRole<bool>,
+}
+
+/// The turn clock of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockStatus {
+    /// Seconds per turn.
+    pub turn_secs: u64,
+    /// Whose clock runs.
+    pub role: Role,
+    /// What is left of it.
+    pub remaining_ms: u64,
+}
+
+/// A server message.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage<'a> {
+    /// The answer to `hello`, before the first `state`.
+    Welcome {
+        /// The seat's role in the current game; `null` for a spectator.
+        role: Option<Role>,
+        /// The room id.
+        room: Uuid,
+        /// The highest `seq` this seat has used (0 for none, and for spectators): continue above it.
+        last_seq: u64,
+    },
+    /// A full snapshot of the receiver's view.
+    State {
+        /// Counts accepted actions and new games in the room; never goes down.
+        version: u64,
+        /// The game's number in the room, from 1.
+        game: u64,
+        /// The receiver's view (R19–R21).
+        view: &'a View,
+        /// The receiving player's legal actions; `null` for spectators.
+        legal: Option<&'a LegalActions>,
+        /// Seats, presence, clock, rematch offers.
+        room: &'a RoomStatus,
+    },
+    /// The answer to one client message.
+    Reply(&'a Reply),
+}
+
+#[derive(Serialize)]
+struct Envelope<'a> {
+    v: u64,
+    #[serde(flatten)]
+    message: &'a ServerMessage<'a>,
+}
+
+/// The text frame of a server message.
+pub fn encode(message: &ServerMessage<'_>) -> Utf8Bytes {
+    let text = serde_json::to_string(&Envelope {
+        v: VERSION,
+        message,
+    })
+    .expect("server messages serialize");
+    Utf8Bytes::from(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code_of(text: &str) -> &'static str {
+        parse(text).unwrap_err().code().unwrap()
+    }
+
+    #[test]
+    fn reads_every_client_message() {
+        let hello = parse(r#"{"v":1,"seq":1,"type":"hello","token":"abc"}"#).unwrap();
+        assert_eq!(
+            hello.request,
+            Request::Hello {
+                token: Some("abc".into())
+            }
+        );
+        let spectator = parse(r#"{"v":1,"seq":1,"type":"hello"}"#).unwrap();
+        assert_eq!(spectator.request, Request::Hello { token: None });
+        let draw =
+            parse(r#"{"v":1,"seq":2,"type":"action","action":{"type":"draw","deck":2}}"#).unwrap();
+        assert_eq!(draw.seq, 2);
+        assert!(matches!(draw.request, Request::Action(Action::Draw { .. })));
+        assert_eq!(
+            parse(r#"{"v":1,"seq":3,"type":"rematch"}"#)
+                .unwrap()
+                .request,
+            Request::Rematch
+        );
+    }
+
+    #[test]
+    fn refuses_bad_messages_with_their_codes() {
+        assert_eq!(code_of("{not json"), code::MALFORMED);
+        assert_eq!(code_of("[1,2]"), code::MALFORMED);
+        assert_eq!(code_of(r#"{"v":1,"type":"hello"}"#), code::MALFORMED);
+        assert_eq!(
+            code_of(r#"{"v":1,"seq":"1","type":"hello"}"#),
+            code::MALFORMED
+        );
+        assert_eq!(
+            code_of(r#"{"v":2,"seq":1,"type":"hello"}"#),
+            code::BAD_VERSION
+        );
+        assert_eq!(
+            code_of(r#"{"v":1,"seq":1,"type":"dance"}"#),
+            code::UNKNOWN_MESSAGE
+        );
+        assert_eq!(
+            code_of(r#"{"v":1,"seq":1,"type":"hello","token":7}"#),
+            code::MALFORMED
+        );
+        assert_eq!(
+            code_of(r#"{"v":1,"seq":1,"type":"action","action":{"type":"fly"}}"#),
+            code::MALFORMED
+        );
+        assert_eq!(
+            code_of(r#"{"v":1,"seq":1,"type":"action","action":{"type":"draw","deck":"2"}}"#),
+            code::MALFORMED
+        );
+        assert_eq!(
+            code_of(r#"{"v":1,"seq":1,"type":"action","action":{"type":"time_out"}}"#),
+            code::MALFORMED
+        );
+        assert_eq!(
+            parse(r#"{"v":1,"seq":9,"type":"dance"}"#).unwrap_err().seq,
+            Some(9)
+        );
+    }
+
+    #[test]
+    fn replies_carry_v_and_type() {
+        let text = encode(&ServerMessage::Reply(&Reply::error(
+            Some(3),
+            "too_far",
+            "no",
+        )));
+        let value: Value = serde_json::from_str(text.as_str()).unwrap();
+        assert_eq!(value["v"], 1);
+        assert_eq!(value["type"], "reply");
+        assert_eq!(value["seq"], 3);
+        assert_eq!(value["ok"], false);
+        assert_eq!(value["error"]["code"], "too_far");
+        let ok = encode(&ServerMessage::Reply(&Reply::ok(4)));
+        assert_eq!(ok.as_str(), r#"{"v":1,"type":"reply","seq":4,"ok":true}"#);
+    }
+}

@@ -1,0 +1,733 @@
+//! One actor per room: a task that owns the [`Game`], the two seats and every connected
+//! socket's outbound queue. Everything else talks to it through a cheap [`RoomHandle`] whose
+//! commands carry a `oneshot` reply (Alice Ryhl, "Actors with Tokio").
+//!
+//! The actor writes each accepted action to the database *before* any view of it is queued, so
+//! whatever a client has seen survives a crash.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use fugitive_core::{Action, ByRole, Game, ReplayError, Role, RuleOptions, Seed, Setup, Viewer};
+use rand::RngCore;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::db::{Db, StoredAction, StoredRoom, now_ms};
+use crate::metrics;
+use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
+use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
+
+/// Why a socket is closed by its room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kick {
+    /// The WebSocket close code.
+    pub code: u16,
+    /// The close reason.
+    pub reason: &'static str,
+}
+
+/// The room's actor has stopped (unloaded, expired or shutting down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the room is no longer running")]
+pub struct Gone;
+
+/// Why a `hello` could not join.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinError {
+    /// The token is not one of this room's.
+    BadToken,
+    /// The room has as many sockets as it may.
+    Full,
+}
+
+/// Why an invitation could not claim the guest seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimError {
+    /// The seat is already taken.
+    Taken,
+    /// The invitation is not this room's.
+    BadInvite,
+    /// The database failed.
+    Unavailable,
+}
+
+/// A claimed seat: its role in the current game and its new token.
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    /// The role the seat plays now.
+    pub role: Role,
+    /// The secret token (the server keeps only its hash).
+    pub token: String,
+}
+
+/// The public facts of a room.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Whether each role's seat is claimed.
+    pub seats: ByRole<bool>,
+    /// The current game's number.
+    pub game: u64,
+    /// Whether it is over.
+    pub over: bool,
+    /// The rule options.
+    pub rules: RuleOptions,
+    /// Seconds per turn, if the room has a clock.
+    pub turn_clock_secs: Option<u64>,
+}
+
+/// A request from a seated socket.
+#[derive(Clone, Copy, Debug)]
+pub enum SeatRequest {
+    /// A game action.
+    Action(Action),
+    /// Offer or accept a rematch.
+    Rematch,
+}
+
+enum Command {
+    Join {
+        token: Option<String>,
+        queue: mpsc::Sender<Utf8Bytes>,
+        kick: oneshot::Sender<Kick>,
+        reply: oneshot::Sender<Result<u64, JoinError>>,
+    },
+    Leave {
+        socket: u64,
+    },
+    Request {
+        socket: u64,
+        seq: u64,
+        request: SeatRequest,
+        reply: oneshot::Sender<Reply>,
+    },
+    Claim {
+        invite: String,
+        reply: oneshot::Sender<Result<Claimed, ClaimError>>,
+    },
+    Summary {
+        reply: oneshot::Sender<Summary>,
+    },
+    Expire,
+}
+
+/// A cheap, cloneable handle to a room's actor.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// Distinguishes this actor from a later one of the same room (after an unload).
+    pub generation: u64,
+    tx: mpsc::Sender<Command>,
+}
+
+impl RoomHandle {
+    async fn call<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, Gone> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(command(reply)).await.map_err(|_| Gone)?;
+        answer.await.map_err(|_| Gone)
+    }
+
+    /// Joins a socket as the seat whose token this is, or as a spectator. On success the room
+    /// has queued `welcome` and the first `state`, and returns the socket's id.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn join(
+        &self,
+        token: Option<String>,
+        queue: mpsc::Sender<Utf8Bytes>,
+        kick: oneshot::Sender<Kick>,
+    ) -> Result<Result<u64, JoinError>, Gone> {
+        self.call(|reply| Command::Join {
+            token,
+            queue,
+            kick,
+            reply,
+        })
+        .await
+    }
+
+    /// Forgets a socket.
+    pub async fn leave(&self, socket: u64) {
+        let _ = self.tx.send(Command::Leave { socket }).await;
+    }
+
+    /// A seated socket's request; the reply to send back.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn request(
+        &self,
+        socket: u64,
+        seq: u64,
+        request: SeatRequest,
+    ) -> Result<Reply, Gone> {
+        self.call(|reply| Command::Request {
+            socket,
+            seq,
+            request,
+            reply,
+        })
+        .await
+    }
+
+    /// Claims the guest seat with an invitation.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn claim(&self, invite: String) -> Result<Result<Claimed, ClaimError>, Gone> {
+        self.call(|reply| Command::Claim { invite, reply }).await
+    }
+
+    /// The public facts of the room.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn summary(&self) -> Result<Summary, Gone> {
+        self.call(|reply| Command::Summary { reply }).await
+    }
+
+    /// Closes every socket with 4004 and stops the actor: the room was deleted.
+    pub async fn expire(&self) {
+        let _ = self.tx.send(Command::Expire).await;
+    }
+}
+
+struct SeatState {
+    token_hash: Option<String>,
+    seqs: SeqMemory,
+}
+
+struct Socket {
+    seat: Option<Seat>,
+    queue: mpsc::Sender<Utf8Bytes>,
+    kick: Option<oneshot::Sender<Kick>>,
+}
+
+/// The running turn clock.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    role: Role,
+    deadline: Instant,
+}
+
+/// How a request's reply is remembered for a retry with the same `seq`.
+enum Memo {
+    Accepted,
+    Refused,
+    /// Not remembered: a retry may succeed (the database was unavailable).
+    Forget,
+}
+
+/// Limits the room enforces.
+#[derive(Clone, Copy, Debug)]
+pub struct RoomLimits {
+    /// Most sockets on the room.
+    pub max_sockets: usize,
+    /// Unload after this long without a socket (and no running clock).
+    pub unload_after: Duration,
+}
+
+/// The state the actor owns.
+pub struct Room {
+    id: Uuid,
+    db: Db,
+    limits: RoomLimits,
+    rules: RuleOptions,
+    turn_clock_secs: Option<u64>,
+    invite_hash: Option<String>,
+    seats: [SeatState; 2],
+    game_number: u64,
+    game: Game,
+    fugitive_seat: Seat,
+    version: u64,
+    rematch: [bool; 2],
+    sockets: HashMap<u64, Socket>,
+    next_socket: u64,
+    clock: Option<Clock>,
+    empty_since: Instant,
+}
+
+impl Room {
+    /// Rebuilds a room from the database by replaying its current game's log.
+    ///
+    /// # Errors
+    /// [`ReplayError`] when a stored action does not apply (a corrupt log).
+    pub fn rebuild(
+        id: Uuid,
+        stored: StoredRoom,
+        db: Db,
+        limits: RoomLimits,
+    ) -> Result<Room, ReplayError> {
+        let mut game = Game::new(stored.game.setup);
+        let mut turn_start = stored.game.started_at;
+        for (index, record) in stored.game.actions.iter().enumerate() {
+            let before = game.to_move();
+            game.apply(record.role, record.action)
+                .map_err(|error| ReplayError {
+                    index,
+                    role: record.role,
+                    action: record.action,
+                    error,
+                })?;
+            if game.to_move() != before {
+                turn_start = record.at;
+            }
+        }
+        let mut seats = stored.seats.map(|token_hash| SeatState {
+            token_hash,
+            seqs: SeqMemory::default(),
+        });
+        for (seat, seq) in stored.seqs {
+            seats[seat.index()].seqs.note_accepted(seq);
+        }
+        let clock = match (stored.turn_clock_secs, game.to_move()) {
+            (Some(secs), Some(role)) => {
+                let elapsed = u64::try_from(now_ms() - turn_start).unwrap_or(0);
+                let left = Duration::from_millis((secs * 1000).saturating_sub(elapsed));
+                Some(Clock {
+                    role,
+                    deadline: Instant::now() + left,
+                })
+            }
+            _ => None,
+        };
+        Ok(Room {
+            id,
+            db,
+            limits,
+            rules: stored.rules,
+            turn_clock_secs: stored.turn_clock_secs,
+            invite_hash: stored.invite_hash,
+            seats,
+            game_number: stored.game.number,
+            version: stored.earlier_actions
+                + game.actions().len() as u64
+                + (stored.game.number - 1),
+            game,
+            fugitive_seat: stored.game.fugitive_seat,
+            rematch: [false; 2],
+            sockets: HashMap::new(),
+            next_socket: 1,
+            clock,
+            empty_since: Instant::now(),
+        })
+    }
+
+    /// Starts the actor. `on_unload` runs when it unloads itself for want of sockets.
+    pub fn spawn(
+        self,
+        tasks: &mut JoinSet<()>,
+        generation: u64,
+        on_unload: impl FnOnce() + Send + 'static,
+    ) -> RoomHandle {
+        let (tx, rx) = mpsc::channel(64);
+        tasks.spawn(self.run(rx, on_unload));
+        RoomHandle { generation, tx }
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_unload: impl FnOnce()) {
+        metrics::room_loaded(1.0);
+        loop {
+            let deadline = self.clock.map(|c| c.deadline);
+            let idle = self.sockets.is_empty() && deadline.is_none();
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(Command::Expire) => {
+                        self.kick_all(Kick { code: 4004, reason: "the room has expired" });
+                        break;
+                    }
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = sleep_until(deadline), if deadline.is_some() => self.time_out().await,
+                () = tokio::time::sleep_until(self.empty_since + self.limits.unload_after), if idle => {
+                    on_unload();
+                    // Commands already queued are dropped: their callers see `Gone` and reload.
+                    rx.close();
+                    break;
+                }
+            }
+        }
+        metrics::room_loaded(-1.0);
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join {
+                token,
+                queue,
+                kick,
+                reply,
+            } => {
+                let _ = reply.send(self.join(token, queue, kick));
+            }
+            Command::Leave { socket } => self.leave(socket),
+            Command::Request {
+                socket,
+                seq,
+                request,
+                reply,
+            } => {
+                let answer = self.request(socket, seq, request).await;
+                let _ = reply.send(answer);
+            }
+            Command::Claim { invite, reply } => {
+                let answer = self.claim(&invite).await;
+                let _ = reply.send(answer);
+            }
+            Command::Summary { reply } => {
+                let _ = reply.send(Summary {
+                    seats: self.status().seats,
+                    game: self.game_number,
+                    over: self.game.is_over(),
+                    rules: self.rules,
+                    turn_clock_secs: self.turn_clock_secs,
+                });
+            }
+            Command::Expire => unreachable!("handled by the loop"),
+        }
+    }
+
+    fn role_of(&self, seat: Seat) -> Role {
+        if seat == self.fugitive_seat {
+            Role::Fugitive
+        } else {
+            Role::Marshal
+        }
+    }
+
+    fn seat_of(&self, role: Role) -> Seat {
+        if role == Role::Fugitive {
+            self.fugitive_seat
+        } else {
+            self.fugitive_seat.other()
+        }
+    }
+
+    fn viewer_of(&self, seat: Option<Seat>) -> Viewer {
+        seat.map_or(Viewer::Spectator, |seat| Viewer::from(self.role_of(seat)))
+    }
+
+    fn join(
+        &mut self,
+        token: Option<String>,
+        queue: mpsc::Sender<Utf8Bytes>,
+        kick: oneshot::Sender<Kick>,
+    ) -> Result<u64, JoinError> {
+        if self.sockets.len() >= self.limits.max_sockets {
+            return Err(JoinError::Full);
+        }
+        let seat = match token {
+            None => None,
+            Some(token) => {
+                let hash = hash_secret(&token);
+                let seat = Seat::ALL
+                    .into_iter()
+                    .find(|s| self.seats[s.index()].token_hash.as_deref() == Some(&hash));
+                Some(seat.ok_or(JoinError::BadToken)?)
+            }
+        };
+        let presence = self.status().presence;
+        let id = self.next_socket;
+        self.next_socket += 1;
+        let welcome = ServerMessage::Welcome {
+            role: seat.map(|s| self.role_of(s)),
+            room: self.id,
+            last_seq: seat.map_or(0, |s| self.seats[s.index()].seqs.last),
+        };
+        let _ = queue.try_send(encode(&welcome));
+        self.sockets.insert(
+            id,
+            Socket {
+                seat,
+                queue,
+                kick: Some(kick),
+            },
+        );
+        if self.status().presence == presence {
+            let frame = self.state_frame(self.viewer_of(seat), &self.status());
+            let _ = self.sockets[&id].queue.try_send(frame);
+        } else {
+            self.broadcast();
+        }
+        Ok(id)
+    }
+
+    fn leave(&mut self, socket: u64) {
+        let presence = self.status().presence;
+        if self.sockets.remove(&socket).is_some() && self.status().presence != presence {
+            self.broadcast();
+        }
+        if self.sockets.is_empty() {
+            self.empty_since = Instant::now();
+        }
+    }
+
+    async fn request(&mut self, socket: u64, seq: u64, request: SeatRequest) -> Reply {
+        let Some(seat) = self.sockets.get(&socket).and_then(|s| s.seat) else {
+            return Reply::error(Some(seq), code::SPECTATOR, "a spectator can only watch");
+        };
+        if let Recall::Repeat(reply) = self.seats[seat.index()].seqs.recall(seq) {
+            return reply;
+        }
+        let (reply, memo) = match request {
+            SeatRequest::Action(action) => self.act(seat, seq, action).await,
+            SeatRequest::Rematch => self.rematch(seat, seq).await,
+        };
+        match memo {
+            Memo::Accepted => self.seats[seat.index()].seqs.remember(seq, &reply, true),
+            Memo::Refused => self.seats[seat.index()].seqs.remember(seq, &reply, false),
+            Memo::Forget => {}
+        }
+        reply
+    }
+
+    async fn act(&mut self, seat: Seat, seq: u64, action: Action) -> (Reply, Memo) {
+        let role = self.role_of(seat);
+        let record = StoredAction {
+            role,
+            action,
+            seat: Some(seat),
+            client_seq: Some(seq),
+            at: now_ms(),
+        };
+        match self.commit(record).await {
+            Ok(Ok(())) => (Reply::ok(seq), Memo::Accepted),
+            Ok(Err(error)) => (
+                Reply::error(Some(seq), error.code(), error.to_string()),
+                Memo::Refused,
+            ),
+            Err(()) => (unavailable(seq), Memo::Forget),
+        }
+    }
+
+    /// Applies an action to a copy of the game, stores it, and only then makes it the game and
+    /// tells everyone. `Err(())` when the database failed (nothing changed).
+    async fn commit(
+        &mut self,
+        record: StoredAction,
+    ) -> Result<Result<(), fugitive_core::ActionError>, ()> {
+        let mut next = self.game.clone();
+        if let Err(error) = next.apply(record.role, record.action) {
+            return Ok(Err(error));
+        }
+        let number = self.game.actions().len();
+        if let Err(error) = self
+            .db
+            .append_action(self.id, self.game_number, number, &record, next.is_over())
+            .await
+        {
+            tracing::error!(room = %self.id, %error, "could not store an action");
+            return Err(());
+        }
+        let before = self.game.to_move();
+        self.game = next;
+        self.version += 1;
+        metrics::action();
+        tracing::debug!(room = %self.id, role = %record.role, action = ?record.action, "action");
+        self.restart_clock(before);
+        self.broadcast();
+        Ok(Ok(()))
+    }
+
+    async fn time_out(&mut self) {
+        let Some(role) = self.game.to_move() else {
+            self.clock = None;
+            return;
+        };
+        let record = StoredAction {
+            role,
+            action: Action::TimeOut,
+            seat: None,
+            client_seq: None,
+            at: now_ms(),
+        };
+        if self.commit(record).await.is_err() {
+            // The database is down: try again shortly rather than lose the clock.
+            self.clock = Some(Clock {
+                role,
+                deadline: Instant::now() + Duration::from_secs(1),
+            });
+        }
+    }
+
+    async fn rematch(&mut self, seat: Seat, seq: u64) -> (Reply, Memo) {
+        let both_seated = self.seats.iter().all(|s| s.token_hash.is_some());
+        if !self.game.is_over() || !both_seated {
+            let message = "a rematch is offered once the game is over, by one of its two players";
+            return (
+                Reply::error(Some(seq), code::NO_REMATCH, message),
+                Memo::Refused,
+            );
+        }
+        self.rematch[seat.index()] = true;
+        if self.rematch == [true, true] {
+            let mut seed = [0u8; 32];
+            rand::rng().fill_bytes(&mut seed);
+            let setup = Setup {
+                seed: Seed(seed),
+                rules: self.rules,
+            };
+            let fugitive_seat = self.fugitive_seat.other();
+            let number = self.game_number + 1;
+            if let Err(error) = self
+                .db
+                .new_game(self.id, number, &setup, fugitive_seat, now_ms())
+                .await
+            {
+                tracing::error!(room = %self.id, %error, "could not store a new game");
+                self.rematch[seat.index()] = false;
+                return (unavailable(seq), Memo::Forget);
+            }
+            self.game = Game::new(setup);
+            self.game_number = number;
+            self.fugitive_seat = fugitive_seat;
+            self.version += 1;
+            self.rematch = [false; 2];
+            self.restart_clock(None);
+        }
+        self.broadcast();
+        (Reply::ok(seq), Memo::Refused)
+    }
+
+    async fn claim(&mut self, invite: &str) -> Result<Claimed, ClaimError> {
+        if self.seats[Seat::Guest.index()].token_hash.is_some() {
+            return Err(ClaimError::Taken);
+        }
+        if self.invite_hash.as_deref() != Some(&hash_secret(invite)) {
+            return Err(ClaimError::BadInvite);
+        }
+        let token = new_secret();
+        let hash = hash_secret(&token);
+        match self.db.claim_guest_seat(self.id, &hash).await {
+            Ok(true) => {}
+            Ok(false) => return Err(ClaimError::Taken),
+            Err(error) => {
+                tracing::error!(room = %self.id, %error, "could not claim a seat");
+                return Err(ClaimError::Unavailable);
+            }
+        }
+        self.seats[Seat::Guest.index()].token_hash = Some(hash);
+        self.invite_hash = None;
+        self.broadcast();
+        Ok(Claimed {
+            role: self.role_of(Seat::Guest),
+            token,
+        })
+    }
+
+    /// Starts the clock of the player to move when the turn passed to the other player.
+    fn restart_clock(&mut self, before: Option<Role>) {
+        let Some(secs) = self.turn_clock_secs else {
+            return;
+        };
+        self.clock = match self.game.to_move() {
+            None => None,
+            Some(role) if Some(role) != before || self.clock.is_none() => Some(Clock {
+                role,
+                deadline: Instant::now() + Duration::from_secs(secs),
+            }),
+            Some(_) => self.clock,
+        };
+    }
+
+    fn status(&self) -> RoomStatus {
+        let seated = |role| self.seat_of(role);
+        RoomStatus {
+            seats: ByRole::new_with(|role| self.seats[seated(role).index()].token_hash.is_some()),
+            presence: ByRole::new_with(|role| {
+                self.sockets.values().any(|s| s.seat == Some(seated(role)))
+            }),
+            clock: self
+                .clock
+                .zip(self.turn_clock_secs)
+                .map(|(clock, turn_secs)| ClockStatus {
+                    turn_secs,
+                    role: clock.role,
+                    remaining_ms: clock
+                        .deadline
+                        .saturating_duration_since(Instant::now())
+                        .as_millis() as u64,
+                }),
+            rematch: ByRole::new_with(|role| self.rematch[seated(role).index()]),
+        }
+    }
+
+    fn state_frame(&self, viewer: Viewer, status: &RoomStatus) -> Utf8Bytes {
+        let view = self.game.view(viewer);
+        let legal = viewer.role().map(|role| self.game.legal_actions(role));
+        encode(&ServerMessage::State {
+            version: self.version,
+            game: self.game_number,
+            view: &view,
+            legal: legal.as_ref(),
+            room: status,
+        })
+    }
+
+    /// Queues the new state for every socket: one frame per viewer, shared. A socket whose
+    /// queue is full has stopped reading and is closed.
+    fn broadcast(&mut self) {
+        let status = self.status();
+        let mut frames: [Option<Utf8Bytes>; 3] = [None, None, None];
+        let mut slow = Vec::new();
+        for (&id, socket) in &self.sockets {
+            let viewer = self.viewer_of(socket.seat);
+            let slot = Viewer::ALL
+                .iter()
+                .position(|v| *v == viewer)
+                .expect("a viewer");
+            let frame = frames[slot]
+                .get_or_insert_with(|| self.state_frame(viewer, &status))
+                .clone();
+            if socket.queue.try_send(frame).is_err() {
+                slow.push(id);
+            }
+        }
+        for id in slow {
+            if let Some(mut socket) = self.sockets.remove(&id) {
+                kick(
+                    &mut socket,
+                    Kick {
+                        code: 1008,
+                        reason: "too slow: messages were not read",
+                    },
+                );
+            }
+        }
+    }
+
+    fn kick_all(&mut self, why: Kick) {
+        for socket in self.sockets.values_mut() {
+            kick(socket, why);
+        }
+        self.sockets.clear();
+    }
+}
+
+fn kick(socket: &mut Socket, why: Kick) {
+    if let Some(kick) = socket.kick.take() {
+        let _ = kick.send(why);
+    }
+}
+
+fn unavailable(seq: u64) -> Reply {
+    Reply::error(
+        Some(seq),
+        code::UNAVAILABLE,
+        "the server could not store this; nothing changed, try again",
+    )
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,219 @@
+//! The registry of running rooms: creates rooms, loads a room's actor from the database on first
+//! use (rebuilding its game by replay), and expires idle unfinished rooms.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::Duration;
+
+use fugitive_core::{ReplayError, Role, RuleOptions, Seed};
+use rand::RngCore;
+use thiserror::Error;
+use tokio::task::JoinSet;
+use uuid::Uuid;
+
+use crate::db::{Db, DbError, NewRoom, now_ms};
+use crate::room::{Room, RoomHandle, RoomLimits};
+use crate::seat::{Seat, hash_secret, new_secret};
+
+/// Why a room could not be had.
+#[derive(Debug, Error)]
+pub enum RoomsError {
+    /// No such room (or it expired).
+    #[error("no such room")]
+    NotFound,
+    /// The database failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// The stored log does not replay.
+    #[error("the stored game does not replay: {0}")]
+    Corrupt(#[from] ReplayError),
+}
+
+/// A new room, as its creator learns it.
+#[derive(Clone, Debug)]
+pub struct Created {
+    /// Its id.
+    pub room: Uuid,
+    /// The creator's role in the first game.
+    pub role: Role,
+    /// The creator's seat token.
+    pub token: String,
+    /// The invitation that claims the other seat.
+    pub invite: String,
+}
+
+/// The registry; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Rooms {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    db: Db,
+    limits: RoomLimits,
+    /// A std `Mutex` is enough: it guards only map lookups and inserts, and is never held
+    /// across an `.await` (loading from the database happens outside it).
+    map: Mutex<HashMap<Uuid, RoomHandle>>,
+    generation: AtomicU64,
+    /// The actors, so shutdown can wait for each to finish its last write.
+    tasks: Mutex<JoinSet<()>>,
+}
+
+impl Inner {
+    fn map(&self) -> MutexGuard<'_, HashMap<Uuid, RoomHandle>> {
+        // A panic while holding this lock leaves the map itself consistent.
+        self.map
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Removes a room's handle if it is still this generation's.
+    fn forget(&self, room: Uuid, generation: u64) {
+        let mut map = self.map();
+        if map.get(&room).is_some_and(|h| h.generation == generation) {
+            map.remove(&room);
+        }
+    }
+}
+
+impl Rooms {
+    /// An empty registry over `db`.
+    pub fn new(db: Db, limits: RoomLimits) -> Rooms {
+        Rooms {
+            inner: Arc::new(Inner {
+                db,
+                limits,
+                map: Mutex::new(HashMap::new()),
+                generation: AtomicU64::new(0),
+                tasks: Mutex::new(JoinSet::new()),
+            }),
+        }
+    }
+
+    /// The database.
+    pub fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    /// Creates a room: the creator sits in seat 0 with `role`; the invitation claims seat 1.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn create(
+        &self,
+        role: Role,
+        rules: RuleOptions,
+        turn_clock_secs: Option<u64>,
+    ) -> Result<Created, DbError> {
+        let token = new_secret();
+        let invite = new_secret();
+        let mut seed = [0u8; 32];
+        rand::rng().fill_bytes(&mut seed);
+        let room = NewRoom {
+            id: Uuid::new_v4(),
+            rules,
+            turn_clock_secs,
+            invite_hash: hash_secret(&invite),
+            host_token_hash: hash_secret(&token),
+            seed: Seed(seed),
+            fugitive_seat: if role == Role::Fugitive {
+                Seat::Host
+            } else {
+                Seat::Guest
+            },
+        };
+        self.inner.db.create_room(&room).await?;
+        Ok(Created {
+            room: room.id,
+            role,
+            token,
+            invite,
+        })
+    }
+
+    /// The running room `id`, loading it from the database if it is not in memory.
+    ///
+    /// # Errors
+    /// [`RoomsError::NotFound`] for an unknown room; database and replay failures.
+    pub async fn get(&self, id: Uuid) -> Result<RoomHandle, RoomsError> {
+        if let Some(handle) = self.inner.map().get(&id) {
+            return Ok(handle.clone());
+        }
+        let stored = self
+            .inner
+            .db
+            .load_room(id)
+            .await?
+            .ok_or(RoomsError::NotFound)?;
+        let room = Room::rebuild(id, stored, self.inner.db.clone(), self.inner.limits)?;
+        let mut map = self.inner.map();
+        if let Some(handle) = map.get(&id) {
+            // Another task loaded it meanwhile; ours is dropped before it ever ran.
+            return Ok(handle.clone());
+        }
+        let generation = self.inner.generation.fetch_add(1, Ordering::Relaxed);
+        let registry: Weak<Inner> = Arc::downgrade(&self.inner);
+        let mut tasks = self
+            .inner
+            .tasks
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        while tasks.try_join_next().is_some() {}
+        let handle = room.spawn(&mut tasks, generation, move || {
+            if let Some(inner) = registry.upgrade() {
+                inner.forget(id, generation);
+            }
+        });
+        map.insert(id, handle.clone());
+        tracing::info!(room = %id, "room loaded");
+        Ok(handle)
+    }
+
+    /// Deletes the rooms idle for longer than `ttl` whose game is unfinished, closing their
+    /// sockets with 4004.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn expire(&self, ttl: Duration) -> Result<usize, DbError> {
+        let cutoff = now_ms() - i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
+        let expired = self.inner.db.expire_rooms(cutoff).await?;
+        for id in &expired {
+            let handle = self.inner.map().remove(id);
+            if let Some(handle) = handle {
+                handle.expire().await;
+            }
+            tracing::info!(room = %id, "room expired");
+        }
+        Ok(expired.len())
+    }
+
+    /// Loads every room with a running turn clock, so clocks run out even if nobody returns
+    /// after a restart.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn load_running_clocks(&self) -> Result<(), DbError> {
+        for id in self.inner.db.rooms_with_running_clock().await? {
+            if let Err(error) = self.get(id).await {
+                tracing::error!(room = %id, %error, "could not load a room");
+            }
+        }
+        Ok(())
+    }
+
+    /// Shutdown, once the sockets are gone: drops every handle, so each actor's queue closes and
+    /// it ends, and waits for them.
+    pub async fn shut_down(&self) {
+        self.inner.map().clear();
+        let mut tasks = std::mem::take(
+            &mut *self
+                .inner
+                .tasks
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        while tasks.join_next().await.is_some() {}
+    }
+}

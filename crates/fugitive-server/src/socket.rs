@@ -1,0 +1,379 @@
+//! The WebSocket endpoint `GET /ws/v1/rooms/{room}`.
+//!
+//! Before the upgrade: the `Origin` allowlist (cross-site WebSocket hijacking) and the server's
+//! socket cap. After it, the socket is split: a writer task drains the socket's queue (fed by
+//! the room actor and by the reader) and pings; the reader loop parses client messages, limits
+//! their rate, times out idle peers, and asks the room. Whichever ends first ends the other.
+//!
+//! Close codes: 1001 server shutting down, 1008 flooding / idle / too slow, 1009 message too
+//! big, 1011 server error, 1013 room full, 4004 no such room.
+
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::http::header::ORIGIN;
+use axum::response::{IntoResponse, Response};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::http::{AppError, AppState};
+use crate::metrics;
+use crate::protocol::{self, Reply, Request, ServerMessage, code, encode};
+use crate::room::{JoinError, Kick, RoomHandle, SeatRequest};
+use crate::rooms::RoomsError;
+
+const SHUTTING_DOWN: Kick = Kick {
+    code: 1001,
+    reason: "the server is shutting down",
+};
+const NO_ROOM: Kick = Kick {
+    code: 4004,
+    reason: "no such room",
+};
+const SERVER_ERROR: Kick = Kick {
+    code: 1011,
+    reason: "server error",
+};
+
+/// The upgrade handler: checks `Origin` and the socket cap before any socket exists.
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    Path(room): Path<String>,
+    headers: HeaderMap,
+    State(app): State<AppState>,
+) -> Response {
+    let origin = headers
+        .get(ORIGIN)
+        .map(|o| o.to_str().unwrap_or("(not ASCII)"));
+    if !app.origins.allows(origin) {
+        tracing::warn!(?origin, "cross-origin WebSocket refused");
+        return AppError::OriginNotAllowed.into_response();
+    }
+    let Ok(permit) = app.sockets.clone().try_acquire_owned() else {
+        return AppError::TooManySockets.into_response();
+    };
+    let max = app.config.max_message_bytes;
+    // Small buffers: axum's defaults cost about 128 KiB per socket. The write buffer may grow
+    // to one large `state` frame, but no further.
+    ws.read_buffer_size(4096)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1 << 20)
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| serve(socket, app, Uuid::parse_str(&room).ok(), permit))
+}
+
+/// How a session ended.
+enum End {
+    /// The peer left or the connection failed.
+    Gone,
+    /// The server closes the socket with this code.
+    Close(Kick),
+}
+
+async fn serve(socket: WebSocket, app: AppState, room: Option<Uuid>, permit: OwnedSemaphorePermit) {
+    metrics::socket(1.0);
+    let (sink, stream) = socket.split();
+    let (queue, queued) = mpsc::channel(app.config.socket_queue);
+    let (close, closing) = oneshot::channel();
+    let mut writer = tokio::spawn(write(sink, queued, closing, app.config.ping_interval));
+    let mut session = Session {
+        app: app.clone(),
+        queue,
+        room: None,
+        joined: None,
+        kick: None,
+    };
+    let end = tokio::select! {
+        end = session.read(stream, room) => end,
+        _ = &mut writer => End::Gone,
+    };
+    if let End::Close(kick) = end {
+        tracing::debug!(code = kick.code, reason = kick.reason, "closing a socket");
+        let _ = close.send(kick);
+    } else {
+        drop(close);
+    }
+    if tokio::time::timeout(Duration::from_secs(2), &mut writer)
+        .await
+        .is_err()
+    {
+        writer.abort();
+    }
+    if let (Some(room), Some(socket)) = (&session.room, session.joined) {
+        room.leave(socket).await;
+    }
+    metrics::socket(-1.0);
+    drop(permit);
+}
+
+/// One socket's conversation with its room.
+struct Session {
+    app: AppState,
+    queue: mpsc::Sender<Utf8Bytes>,
+    room: Option<RoomHandle>,
+    /// The socket's id in the room, after `hello`.
+    joined: Option<u64>,
+    /// Fires when the room closes this socket.
+    kick: Option<oneshot::Receiver<Kick>>,
+}
+
+impl Session {
+    async fn read(&mut self, mut stream: SplitStream<WebSocket>, room: Option<Uuid>) -> End {
+        let Some(room) = room else {
+            return End::Close(NO_ROOM);
+        };
+        match self.app.rooms.get(room).await {
+            Ok(handle) => self.room = Some(handle),
+            Err(RoomsError::NotFound) => return End::Close(NO_ROOM),
+            Err(error) => {
+                tracing::error!(%room, %error, "could not load a room");
+                return End::Close(SERVER_ERROR);
+            }
+        }
+        let idle_timeout = self.app.config.idle_timeout;
+        let mut bucket = Bucket::new(self.app.config.max_messages_per_sec);
+        let mut stop = self.app.stop.clone();
+        loop {
+            let frame = tokio::select! {
+                _ = stop.wait_for(|stop| *stop) => return End::Close(SHUTTING_DOWN),
+                kick = kicked(&mut self.kick) => return End::Close(kick),
+                frame = tokio::time::timeout(idle_timeout, stream.next()) => frame,
+            };
+            let message = match frame {
+                Err(_) => {
+                    return End::Close(Kick {
+                        code: 1008,
+                        reason: "idle timeout",
+                    });
+                }
+                Ok(None) => return End::Gone,
+                Ok(Some(Err(error))) => {
+                    return if too_big(error) {
+                        End::Close(Kick {
+                            code: 1009,
+                            reason: "message too big",
+                        })
+                    } else {
+                        End::Gone
+                    };
+                }
+                Ok(Some(Ok(message))) => message,
+            };
+            let text = match message {
+                Message::Text(text) => Some(text),
+                Message::Binary(_) => None,
+                Message::Ping(_) | Message::Pong(_) => continue,
+                Message::Close(_) => return End::Gone,
+            };
+            if !bucket.take() {
+                return End::Close(Kick {
+                    code: 1008,
+                    reason: "too many messages",
+                });
+            }
+            let started = Instant::now();
+            let reply = match text {
+                Some(text) => match self.answer(room, text.as_str()).await {
+                    Ok(reply) => reply,
+                    Err(end) => return end,
+                },
+                None => Reply::error(
+                    None,
+                    code::MALFORMED,
+                    "binary frames are not used: send JSON text",
+                ),
+            };
+            metrics::latency(started.elapsed());
+            if let Some(code) = reply.code() {
+                metrics::error(code);
+            }
+            if self
+                .queue
+                .send(encode(&ServerMessage::Reply(&reply)))
+                .await
+                .is_err()
+            {
+                return End::Gone;
+            }
+        }
+    }
+
+    /// The reply to one text frame, or how the session ends.
+    async fn answer(&mut self, room: Uuid, text: &str) -> Result<Reply, End> {
+        let message = match protocol::parse(text) {
+            Ok(message) => message,
+            Err(reply) => return Ok(reply),
+        };
+        let seq = message.seq;
+        let request = match (self.joined, message.request) {
+            (None, Request::Hello { token }) => return self.hello(room, seq, token).await,
+            (None, _) => {
+                return Ok(Reply::error(
+                    Some(seq),
+                    code::HELLO_FIRST,
+                    "send hello first",
+                ));
+            }
+            (Some(_), Request::Hello { .. }) => {
+                return Ok(Reply::error(
+                    Some(seq),
+                    code::ALREADY_JOINED,
+                    "this socket has already joined",
+                ));
+            }
+            (Some(_), Request::Action(action)) => SeatRequest::Action(action),
+            (Some(_), Request::Rematch) => SeatRequest::Rematch,
+        };
+        let (Some(handle), Some(socket)) = (&self.room, self.joined) else {
+            unreachable!("joined")
+        };
+        handle
+            .request(socket, seq, request)
+            .await
+            .map_err(|_| End::Close(SHUTTING_DOWN))
+    }
+
+    /// Joins the room. An actor that unloaded itself meanwhile is reloaded once.
+    async fn hello(&mut self, room: Uuid, seq: u64, token: Option<String>) -> Result<Reply, End> {
+        for _ in 0..2 {
+            let handle = match &self.room {
+                Some(handle) => handle.clone(),
+                None => self
+                    .app
+                    .rooms
+                    .get(room)
+                    .await
+                    .map_err(|_| End::Close(NO_ROOM))?,
+            };
+            let (kick, kicked) = oneshot::channel();
+            match handle.join(token.clone(), self.queue.clone(), kick).await {
+                Ok(Ok(socket)) => {
+                    self.joined = Some(socket);
+                    self.kick = Some(kicked);
+                    self.room = Some(handle);
+                    return Ok(Reply::ok(seq));
+                }
+                Ok(Err(JoinError::BadToken)) => {
+                    self.room = Some(handle);
+                    return Ok(Reply::error(
+                        Some(seq),
+                        code::BAD_TOKEN,
+                        "this token is not one of this room's seats",
+                    ));
+                }
+                Ok(Err(JoinError::Full)) => {
+                    return Err(End::Close(Kick {
+                        code: 1013,
+                        reason: "the room has too many sockets",
+                    }));
+                }
+                Err(_gone) => self.room = None,
+            }
+        }
+        Err(End::Close(SERVER_ERROR))
+    }
+}
+
+/// Waits for the room to close this socket; never, before `hello` or once the room let go.
+async fn kicked(kick: &mut Option<oneshot::Receiver<Kick>>) -> Kick {
+    if let Some(receiver) = kick.as_mut() {
+        if let Ok(kick) = receiver.await {
+            return kick;
+        }
+    }
+    *kick = None;
+    std::future::pending().await
+}
+
+/// Whether a read failed because a message was above the size limit.
+fn too_big(error: axum::Error) -> bool {
+    error
+        .into_inner()
+        .downcast_ref::<tungstenite::Error>()
+        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
+}
+
+/// Drains the socket's queue into the socket and pings; sends the close frame when told.
+async fn write(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut queue: mpsc::Receiver<Utf8Bytes>,
+    mut close: oneshot::Receiver<Kick>,
+    ping_every: Duration,
+) {
+    let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+    loop {
+        tokio::select! {
+            biased;
+            kick = &mut close => {
+                if let Ok(kick) = kick {
+                    let frame = CloseFrame { code: kick.code, reason: kick.reason.into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                }
+                return;
+            }
+            frame = queue.recv() => match frame {
+                Some(frame) => {
+                    if sink.send(Message::Text(frame)).await.is_err() {
+                        return;
+                    }
+                }
+                None => return,
+            },
+            _ = ping.tick() => {
+                if sink.send(Message::Ping(Bytes::new())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A token bucket: `rate` messages per second, bursts of twice as many.
+struct Bucket {
+    tokens: f64,
+    rate: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    fn new(rate: u32) -> Bucket {
+        Bucket {
+            tokens: 2.0 * f64::from(rate),
+            rate: f64::from(rate),
+            last: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(2.0 * self.rate);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn the_bucket_allows_bursts_then_the_rate() {
+        let mut bucket = Bucket::new(5);
+        assert_eq!((0..20).filter(|_| bucket.take()).count(), 10);
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert_eq!((0..20).filter(|_| bucket.take()).count(), 5);
+    }
+}
