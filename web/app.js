@@ -1,0 +1,55 @@
+// Entry point: the header (How to play, language switch) and the two pages, chosen by the path:
+// `/` creates a game, `/room/{id}` is the table.
+
+import { t, language, setLanguage, onLanguageChange, LANGUAGE_NAMES } from './i18n.js';
+import { showLanding } from './landing.js';
+import { showRoom } from './room.js';
+import { renderHowto } from './howto.js';
+import { replace, h } from './dom.js';
+
+const ROOM_PATH = /^\/room\/([0-9a-fA-F-]{36})\/?$/;
+
+function header() {
+  document.documentElement.lang = language();
+  document.querySelector('.skip').textContent = t('nav.skip');
+  document.getElementById('howto-open').textContent = t('nav.howto');
+  document.getElementById('lang-label').textContent = t('nav.language');
+  const select = document.getElementById('lang');
+  replace(select, Object.entries(LANGUAGE_NAMES).map(([code, name]) => h('option', { value: code, selected: code === language(), lang: code }, name)));
+}
+
+function setUpHeader() {
+  const select = document.getElementById('lang');
+  select.addEventListener('change', () => setLanguage(select.value));
+  const dialog = document.getElementById('howto');
+  const fill = () => replace(dialog, renderHowto(() => dialog.close()));
+  document.getElementById('howto-open').addEventListener('click', () => {
+    fill();
+    dialog.showModal();
+  });
+  dialog.addEventListener('click', (e) => {
+    if (e.target === dialog) dialog.close();
+  });
+  onLanguageChange(() => {
+    header();
+    if (dialog.open) fill();
+  });
+  header();
+}
+
+function route() {
+  const root = document.getElementById('app');
+  const match = location.pathname.match(ROOM_PATH);
+  if (match) {
+    document.title = `${t('title.room')} — Fugitive`;
+    showRoom(root, match[1].toLowerCase());
+  } else if (location.pathname === '/' || location.pathname === '/index.html') {
+    document.title = 'Fugitive';
+    showLanding(root);
+  } else {
+    replace(root, h('div', { class: 'landing' }, h('h1', {}, t('notFound.title')), h('p', {}, h('a', { href: '/' }, t('notFound.home')))));
+  }
+}
+
+setUpHeader();
+route();

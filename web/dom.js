@@ -1,0 +1,67 @@
+// A tiny helper to build DOM trees without a framework.
+
+/// `h('button', {class: 'x', onclick: f, 'data-testid': 'go'}, 'Go')`. Attributes whose value is
+/// `false`, `null` or `undefined` are left out; `true` sets an empty attribute.
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs ?? {})) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(name.slice(2), value);
+    } else if (name === 'class' && Array.isArray(value)) {
+      el.className = value.filter(Boolean).join(' ');
+    } else {
+      el.setAttribute(name, value === true ? '' : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/// Replaces the children of `parent`, keeping keyboard focus on the element with the same
+/// `data-testid` (or id) as before, so re-rendering never throws a keyboard user off.
+export function replace(parent, ...children) {
+  const active = document.activeElement;
+  const key = active && parent.contains(active) ? focusKey(active) : null;
+  parent.replaceChildren();
+  append(parent, children);
+  if (key) {
+    const again = parent.querySelector(key);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+}
+
+function focusKey(el) {
+  if (el.dataset.testid) return `[data-testid="${CSS.escape(el.dataset.testid)}"]`;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  return null;
+}
+
+/// Sprint value of a card (R1): even +2, odd +1; 0 sprints nothing.
+export function sprintValue(card) {
+  if (card === 0) return 0;
+  return card % 2 === 0 ? 2 : 1;
+}
+
+export function sprintTotal(cards) {
+  return cards.reduce((sum, c) => sum + sprintValue(c), 0);
+}
+
+/// Says `text` to screen readers through the page's live region.
+export function announce(text) {
+  const live = document.getElementById('live');
+  if (!live) return;
+  // Clearing first makes a repeated sentence be read again.
+  live.textContent = '';
+  setTimeout(() => {
+    live.textContent = text;
+  }, 50);
+}

@@ -1,0 +1,71 @@
+// Every string the player reads comes from here: English, German and French.
+// `t(key, params)` looks the key up in the current language (falling back to English) and fills
+// in `{name}` placeholders. A key whose value is an object is picked by plural category of
+// `params.n` (`one`, `other`).
+
+import en from './i18n/en.js';
+import de from './i18n/de.js';
+import fr from './i18n/fr.js';
+
+export const LANGUAGES = { en, de, fr };
+export const LANGUAGE_NAMES = { en: 'English', de: 'Deutsch', fr: 'Français' };
+
+const STORAGE_KEY = 'fugitive:lang';
+let current = pick();
+const listeners = new Set();
+
+function pick() {
+  const stored = safeGet(STORAGE_KEY);
+  if (stored && LANGUAGES[stored]) return stored;
+  for (const tag of navigator.languages ?? [navigator.language ?? 'en']) {
+    const base = String(tag).slice(0, 2).toLowerCase();
+    if (LANGUAGES[base]) return base;
+  }
+  return 'en';
+}
+
+function safeGet(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function language() {
+  return current;
+}
+
+export function setLanguage(lang) {
+  if (!LANGUAGES[lang] || lang === current) return;
+  current = lang;
+  try {
+    localStorage.setItem(STORAGE_KEY, lang);
+  } catch {
+    // Private mode: the choice lasts for this page only.
+  }
+  document.documentElement.lang = lang;
+  for (const listener of listeners) listener(lang);
+}
+
+export function onLanguageChange(listener) {
+  listeners.add(listener);
+}
+
+export function t(key, params = {}) {
+  let text = LANGUAGES[current][key] ?? en[key];
+  if (text === undefined) {
+    console.warn(`missing string: ${key}`);
+    return key;
+  }
+  if (typeof text === 'object') {
+    const category = new Intl.PluralRules(current).select(params.n ?? 0);
+    text = text[category] ?? text.other;
+  }
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/// A list of numbers in words of the current language: "5, 17 and 30".
+export function list(items) {
+  return new Intl.ListFormat(current, { style: 'long', type: 'conjunction' }).format(items.map(String));
+}

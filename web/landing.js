@@ -1,0 +1,162 @@
+// The landing page: create a game (role, rule options, opponent), then share the invitation and
+// spectator links.
+
+import { h, replace } from './dom.js';
+import { t, onLanguageChange } from './i18n.js';
+import { seatKey, shareKey } from './room.js';
+
+export function showLanding(root) {
+  const form = { role: 'random', opening: 'one_or_two', bonus: false };
+  let created = null;
+  let error = null;
+  let busy = false;
+
+  async function create(event) {
+    event.preventDefault();
+    busy = true;
+    error = null;
+    render();
+    const body = {
+      role: form.role,
+      rules: { opening_hideouts: form.opening, pass_bonus_draw: form.bonus },
+    };
+    try {
+      const res = await fetch('/api/rooms', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = await res.json();
+      if (!res.ok) throw new Error(json.message ?? json.error ?? res.statusText);
+      created = json;
+      try {
+        localStorage.setItem(seatKey(json.room), json.token);
+        localStorage.setItem(shareKey(json.room), JSON.stringify(json.links));
+      } catch {
+        // Without storage the seat link still works.
+      }
+    } catch (e) {
+      error = t('landing.error', { message: e.message });
+    }
+    busy = false;
+    render();
+  }
+
+  function radio(name, value, checked, label, help, onchange) {
+    const id = `${name}-${value}`;
+    return h(
+      'label',
+      { class: 'choice', for: id },
+      h('input', { type: 'radio', id, name, value, checked, 'data-testid': id, onchange }),
+      h('span', { class: 'choice-text' }, h('span', { class: 'choice-label' }, label), help ? h('span', { class: 'help' }, help) : null),
+    );
+  }
+
+  function createForm() {
+    return h(
+      'form',
+      { class: 'create', onsubmit: create, 'data-testid': 'create-form' },
+      h('h2', {}, t('landing.create')),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, t('landing.role')),
+        ['fugitive', 'marshal', 'random'].map((role) =>
+          radio('role', role, form.role === role, t(role === 'random' ? 'landing.random' : `role.${role}`), t(`landing.roleHelp.${role}`), () => {
+            form.role = role;
+          }),
+        ),
+      ),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, t('landing.opponent')),
+        radio('opponent', 'person', true, t('landing.opponent.person'), t('landing.opponent.personHelp'), () => {}),
+        h(
+          'label',
+          { class: 'choice disabled', for: 'opponent-computer' },
+          h('input', { type: 'radio', id: 'opponent-computer', name: 'opponent', value: 'computer', disabled: true }),
+          h('span', { class: 'choice-text' }, h('span', { class: 'choice-label' }, t('landing.opponent.computer')), h('span', { class: 'help' }, t('landing.soon'))),
+        ),
+      ),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, t('landing.rules')),
+        ['one_or_two', 'exactly_two'].map((opening) =>
+          radio('opening', opening, form.opening === opening, t(`rules.${opening}`), t(`rules.${opening}.help`), () => {
+            form.opening = opening;
+          }),
+        ),
+        h(
+          'label',
+          { class: 'choice', for: 'pass-bonus' },
+          h('input', { type: 'checkbox', id: 'pass-bonus', checked: form.bonus, 'data-testid': 'pass-bonus', onchange: (e) => { form.bonus = e.target.checked; } }),
+          h('span', { class: 'choice-text' }, h('span', { class: 'choice-label' }, t('rules.pass_bonus')), h('span', { class: 'help' }, t('rules.pass_bonus.help'))),
+        ),
+      ),
+      error ? h('p', { class: 'alert', role: 'alert' }, error) : null,
+      h('button', { class: 'primary big', type: 'submit', disabled: busy, 'data-testid': 'create' }, busy ? t('landing.creating') : t('landing.submit')),
+    );
+  }
+
+  function render() {
+    replace(
+      root,
+      h(
+        'div',
+        { class: 'landing' },
+        h('section', { class: 'intro' }, h('h1', {}, 'Fugitive'), h('p', { class: 'tagline' }, t('landing.tagline'))),
+        created
+          ? h(
+              'div',
+              { class: 'created' },
+              renderShare(created.links, created.role),
+              h('a', { class: 'button primary big', href: created.links.seat, 'data-testid': 'go-to-table' }, t('share.go')),
+            )
+          : createForm(),
+      ),
+    );
+  }
+
+  onLanguageChange(render);
+  render();
+}
+
+/// The invitation and spectator links with copy buttons.
+export function renderShare(links, role) {
+  const row = (kind, path, help) => {
+    const url = new URL(path, location.origin).href;
+    const input = h('input', { type: 'text', readonly: true, value: url, id: `link-${kind}`, 'data-testid': `link-${kind}`, onfocus: (e) => e.target.select() });
+    const button = h('button', { type: 'button', 'data-testid': `copy-${kind}`, onclick: () => copy(url, button) }, t('share.copy'));
+    return h(
+      'div',
+      { class: 'link-row' },
+      h('label', { for: `link-${kind}` }, t(`share.${kind}`)),
+      h('div', { class: 'link-field' }, input, button),
+      h('p', { class: 'help' }, help),
+    );
+  };
+  return h(
+    'section',
+    { class: 'share', 'data-testid': 'share' },
+    h('h2', {}, t('share.title')),
+    role ? h('p', {}, t(`share.youAre.${role}`)) : null,
+    row('invite', links.invite, t('share.inviteHelp')),
+    row('spectate', links.spectate, t('share.spectateHelp')),
+  );
+}
+
+async function copy(url, button) {
+  try {
+    await navigator.clipboard.writeText(url);
+  } catch {
+    const input = button.previousElementSibling;
+    input.select();
+    document.execCommand?.('copy');
+  }
+  button.textContent = t('share.copied');
+  setTimeout(() => {
+    button.textContent = t('share.copy');
+  }, 2000);
+}

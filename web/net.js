@@ -1,0 +1,140 @@
+// The WebSocket connection to one room (docs/protocol.md): hello with the seat token, replies
+// matched by `seq`, states newer than the one shown, and reconnection with back-off. An action
+// still waiting for its reply when the socket drops is sent again with the same `seq`: the server
+// answers a repeated `seq` with its stored reply instead of applying it twice.
+
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+const ROOM_GONE = 4004;
+
+export class Connection {
+  /// `handlers`: { welcome(msg), state(msg), status(kind, detail), error(code, message) }.
+  constructor(room, token, handlers) {
+    this.room = room;
+    this.token = token;
+    this.handlers = handlers;
+    this.lastSeq = 0;
+    this.pending = new Map(); // seq → { message, resolve }
+    this.version = -1;
+    this.attempt = 0;
+    this.socket = null;
+    this.closed = false;
+    this.timer = null;
+    this.ready = false;
+    window.addEventListener('online', () => this.reconnectNow());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') this.reconnectNow();
+    });
+  }
+
+  /// A fresh `seq`, larger than every one sent before, even by an earlier page of this seat.
+  nextSeq() {
+    this.lastSeq = Math.max(this.lastSeq + 1, Date.now());
+    return this.lastSeq;
+  }
+
+  open() {
+    this.closed = false;
+    this.timer = null;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/v1/rooms/${this.room}`);
+    this.socket = socket;
+    this.ready = false;
+    this.handlers.status(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    socket.addEventListener('open', () => {
+      socket.send(JSON.stringify({ v: 1, seq: this.nextSeq(), type: 'hello', token: this.token ?? null }));
+    });
+    socket.addEventListener('message', (event) => this.receive(event.data));
+    socket.addEventListener('close', (event) => this.dropped(socket, event.code));
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    switch (msg.type) {
+      case 'welcome':
+        this.ready = true;
+        this.attempt = 0;
+        this.lastSeq = Math.max(this.lastSeq, msg.last_seq ?? 0);
+        this.handlers.status('online');
+        this.handlers.welcome(msg);
+        for (const [seq, entry] of this.pending) this.sendRaw({ ...entry.message, seq });
+        break;
+      case 'state':
+        if (msg.version < this.version) return;
+        this.version = msg.version;
+        this.handlers.state(msg);
+        break;
+      case 'reply': {
+        const entry = this.pending.get(msg.seq);
+        if (entry) {
+          this.pending.delete(msg.seq);
+          entry.resolve(msg);
+        } else if (!msg.ok) {
+          // A refused hello: a token this room does not know.
+          this.handlers.error(msg.error?.code, msg.error?.message);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  sendRaw(message) {
+    if (this.socket?.readyState === WebSocket.OPEN && this.ready) {
+      this.socket.send(JSON.stringify({ v: 1, ...message }));
+    }
+  }
+
+  /// Sends `{type, ...}`; resolves with the server's reply (`ok`, `error`), even across a
+  /// reconnect.
+  request(message) {
+    const seq = this.nextSeq();
+    return new Promise((resolve) => {
+      this.pending.set(seq, { message, resolve });
+      this.sendRaw({ ...message, seq });
+    });
+  }
+
+  act(action) {
+    return this.request({ type: 'action', action });
+  }
+
+  rematch() {
+    return this.request({ type: 'rematch' });
+  }
+
+  dropped(socket, code) {
+    if (socket !== this.socket || this.closed) return;
+    this.ready = false;
+    if (code === ROOM_GONE) {
+      this.closed = true;
+      this.handlers.status('gone');
+      return;
+    }
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const jittered = Math.round(delay * (0.75 + Math.random() * 0.5));
+    this.attempt += 1;
+    this.handlers.status('waiting', jittered);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), jittered);
+  }
+
+  /// The browser says the network is back or the tab is visible again: don't wait out the
+  /// back-off.
+  reconnectNow() {
+    if (this.closed || !this.socket || this.socket.readyState !== WebSocket.CLOSED) return;
+    clearTimeout(this.timer);
+    this.open();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.socket?.close(1000);
+  }
+}

@@ -1,0 +1,337 @@
+// One room's page: finds the seat (token from the link's fragment or localStorage), keeps the
+// connection, and renders the table for the Fugitive, the Marshal or a spectator.
+
+import { h, replace, announce } from './dom.js';
+import { t, onLanguageChange } from './i18n.js';
+import { Connection } from './net.js';
+import { renderTrail, renderDecks, renderSeats, statusText, toMove, cardFace } from './table.js';
+import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } from './fugitive.js';
+import { loadMarks, saveMarks, renderBoard, pickNumber, renderMarshalHand } from './marshal.js';
+import { renderHistory, describe } from './history.js';
+import { renderShare } from './landing.js';
+
+export const seatKey = (room) => `fugitive:seat:${room}`;
+export const shareKey = (room) => `fugitive:share:${room}`;
+
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Without storage the seat lasts as long as the page.
+  }
+}
+
+/// Reads `#seat=` or `#invite=` from the address, claims an invitation, and returns the seat
+/// token to use (null: watch as a spectator) and a notice to show, if any.
+async function findSeat(room) {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const seat = params.get('seat');
+  const invite = params.get('invite');
+  if (seat || invite) history.replaceState(null, '', location.pathname);
+  if (seat) {
+    store(seatKey(room), seat);
+    return { token: seat };
+  }
+  if (invite) {
+    const res = await fetch(`/api/rooms/${room}/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ invite }),
+    }).catch(() => null);
+    if (res?.ok) {
+      const claim = await res.json();
+      store(seatKey(room), claim.token);
+      return { token: claim.token };
+    }
+    const known = stored(seatKey(room));
+    if (known) return { token: known };
+    const body = res ? await res.json().catch(() => ({})) : {};
+    return { token: null, notice: body.error === 'seat_taken' ? t('room.inviteUsed') : t('room.inviteFailed') };
+  }
+  return { token: stored(seatKey(room)) };
+}
+
+export async function showRoom(root, room) {
+  const page = new RoomPage(root, room);
+  const seat = await findSeat(room);
+  page.notice = seat.notice ?? null;
+  page.start(seat.token);
+  return page;
+}
+
+class RoomPage {
+  constructor(root, room) {
+    this.root = root;
+    this.room = room;
+    this.msg = null; // the last `state`
+    this.status = 'connecting';
+    this.selection = emptySelection();
+    this.notes = { mode: 'guess', selected: new Set(), marks: {} };
+    this.notesGame = null;
+    this.busy = false;
+    this.error = null;
+    this.notice = null;
+    this.confirmResign = false;
+    this.seats = null; // from GET /api/rooms/{room}
+    onLanguageChange(() => this.render());
+  }
+
+  start(token) {
+    this.token = token;
+    this.conn = new Connection(this.room, token, {
+      welcome: (msg) => {
+        this.role = msg.role;
+        if (token && !msg.role) this.notice = t('room.badToken');
+      },
+      state: (msg) => this.onState(msg),
+      status: (kind, delay) => {
+        this.status = kind;
+        this.delay = delay;
+        this.render();
+      },
+      error: (code) => {
+        if (code === 'bad_token') this.notice = t('room.badToken');
+        this.render();
+      },
+    });
+    this.conn.open();
+    this.render();
+    this.refreshSeats();
+  }
+
+  async refreshSeats() {
+    const res = await fetch(`/api/rooms/${this.room}`).catch(() => null);
+    if (res?.ok) {
+      this.seats = (await res.json()).seats;
+      this.render();
+    }
+  }
+
+  onState(msg) {
+    const before = this.msg;
+    this.msg = msg;
+    const view = msg.view;
+    if (before && before.game !== msg.game) {
+      this.selection = emptySelection();
+      this.notes.selected.clear();
+    }
+    if (this.notesGame !== msg.game) {
+      this.notesGame = msg.game;
+      this.notes.marks = loadMarks(this.room, msg.game);
+    }
+    pruneSelection(this.selection, view.hands.fugitive.cards ?? []);
+    if (msg.legal?.guess) {
+      for (const n of [...this.notes.selected]) if (!msg.legal.guess.numbers.includes(n)) this.notes.selected.delete(n);
+    } else {
+      this.notes.selected.clear();
+    }
+    if (this.seats && (!this.seats.fugitive || !this.seats.marshal)) this.refreshSeats();
+    this.tell(before, msg);
+    this.render();
+  }
+
+  /// Tells a screen reader what changed: new history entries by the other side, and the turn.
+  tell(before, msg) {
+    const view = msg.view;
+    const sameGame = before && before.game === msg.game;
+    const seen = sameGame ? before.view.history.length : view.history.length;
+    const lines = view.history.slice(seen).map((e) => describe(e, view.viewer));
+    const myTurnNow = toMove(view.phase) === view.viewer;
+    const myTurnBefore = sameGame && toMove(before.view.phase) === before.view.viewer;
+    if (!before || (myTurnNow && !myTurnBefore) || lines.length) lines.push(statusText(view));
+    if (view.outcome && lines.length === 0) return;
+    const text = lines.filter(Boolean).join(' ');
+    if (text) announce(text);
+  }
+
+  async send(request) {
+    this.busy = true;
+    this.error = null;
+    this.render();
+    const reply = await request;
+    this.busy = false;
+    if (!reply.ok) this.error = reply.error?.message ?? reply.error?.code ?? t('room.refused');
+    this.render();
+    return reply;
+  }
+
+  act(action) {
+    return this.send(this.conn.act(action));
+  }
+
+  render() {
+    replace(this.root, this.msg ? this.table() : this.waiting());
+  }
+
+  waiting() {
+    return h('div', { class: 'room loading' }, this.banner(), h('p', { class: 'status' }, t('room.connecting')));
+  }
+
+  banner() {
+    const lines = [];
+    if (this.notice) lines.push(h('p', { class: 'notice', 'data-testid': 'notice' }, this.notice));
+    if (this.status === 'gone') lines.push(h('p', { class: 'alert', 'data-testid': 'connection' }, t('conn.gone')));
+    else if (this.status === 'waiting' || this.status === 'reconnecting') {
+      lines.push(h('p', { class: 'alert', 'data-testid': 'connection', role: 'status' }, t('conn.reconnecting')));
+    }
+    const msg = this.msg;
+    if (msg && msg.view.viewer !== 'spectator' && !msg.view.outcome) {
+      const other = msg.view.viewer === 'fugitive' ? 'marshal' : 'fugitive';
+      const claimed = this.seats ? this.seats[other] : true;
+      if (!claimed) lines.push(h('p', { class: 'notice', 'data-testid': 'opponent-missing' }, t('presence.notJoined')));
+      else if (!msg.room.presence[other]) lines.push(h('p', { class: 'notice', 'data-testid': 'opponent-away' }, t(`presence.away.${other}`)));
+    }
+    if (this.error) lines.push(h('p', { class: 'alert', 'data-testid': 'error', role: 'alert' }, this.error));
+    return h('div', { class: 'banner' }, lines);
+  }
+
+  table() {
+    const { view, legal, room } = this.msg;
+    const me = view.viewer;
+    const over = view.outcome;
+    const status = over ? this.outcomeText() : statusText(view);
+    const mover = toMove(view.phase);
+    return h(
+      'div',
+      { class: ['room', `as-${me}`, mover === me ? 'my-turn' : null, view.phase.phase === 'manhunt' ? 'manhunt' : null, over ? 'over' : null], 'data-testid': 'room', 'data-viewer': me, 'data-phase': view.phase.phase, 'data-game': this.msg.game, 'data-version': this.msg.version, 'data-busy': this.busy },
+      this.banner(),
+      h(
+        'div',
+        { class: 'play' },
+        renderSeats(view, room, me === 'spectator' ? null : me),
+        h('p', { class: ['status', mover === me ? 'mine' : null], 'data-testid': 'status' }, status),
+        view.phase.phase === 'manhunt' ? h('p', { class: 'manhunt-note', 'data-testid': 'manhunt' }, t('manhunt.explain')) : null,
+        renderTrail(view),
+        renderDecks(view, this.busy ? null : legal, (deck) => this.act({ type: 'draw', deck })),
+        over ? this.gameOver() : null,
+        this.controls(),
+      ),
+      h(
+        'aside',
+        { class: 'side' },
+        renderHistory(view),
+        this.sharePanel(),
+        this.resignPanel(),
+      ),
+    );
+  }
+
+  controls() {
+    const { view, legal } = this.msg;
+    const live = this.busy ? null : legal;
+    if (view.viewer === 'spectator') {
+      return h('p', { class: 'watching', 'data-testid': 'spectating' }, t('room.watching'));
+    }
+    if (view.viewer === 'fugitive') {
+      return h(
+        'div',
+        { class: 'controls' },
+        renderHand(view, live, this.selection, (card) => {
+          toggleCard(this.selection, card);
+          this.render();
+        }),
+        renderMove(view, live, this.selection, {
+          place: () => {
+            const action = { type: 'place', hideout: this.selection.hideout, sprints: [...this.selection.sprints].sort((a, b) => a - b) };
+            this.selection = emptySelection();
+            this.act(action);
+          },
+          clear: () => {
+            this.selection = emptySelection();
+            this.render();
+          },
+          pass: () => this.act({ type: 'pass' }),
+          endTurn: () => this.act({ type: 'end_turn' }),
+        }),
+      );
+    }
+    const single = legal?.guess?.single ?? false;
+    return h(
+      'div',
+      { class: 'controls' },
+      view.outcome ? null : renderMarshalHand(view, cardFace),
+      view.outcome
+        ? null
+        : renderBoard(view, live, this.notes, {
+            pick: (n) => {
+              if (pickNumber(this.notes, n, single)) saveMarks(this.room, this.msg.game, this.notes.marks);
+              this.render();
+            },
+            mode: (mode) => {
+              this.notes.mode = mode;
+              this.render();
+            },
+            guess: () => {
+              const numbers = [...this.notes.selected].sort((a, b) => a - b);
+              this.notes.selected.clear();
+              this.act({ type: 'guess', numbers });
+            },
+            clear: () => {
+              this.notes.selected.clear();
+              this.render();
+            },
+          }),
+    );
+  }
+
+  outcomeText() {
+    const { outcome, viewer } = this.msg.view;
+    const head = viewer === 'spectator' ? t(`over.wins.${outcome.winner}`) : outcome.winner === viewer ? t('over.youWin') : t('over.youLose');
+    return `${head} ${t(`reason.${outcome.reason}`)}`;
+  }
+
+  gameOver() {
+    const { view, room } = this.msg;
+    const me = view.viewer;
+    const panel = [h('p', { class: 'reveal-note' }, t('over.revealed'))];
+    if (me !== 'spectator') {
+      const other = me === 'fugitive' ? 'marshal' : 'fugitive';
+      const mine = room.rematch?.[me];
+      const theirs = room.rematch?.[other];
+      if (theirs && !mine) panel.push(h('p', { class: 'notice', 'data-testid': 'rematch-offered' }, t('over.rematchOffered')));
+      panel.push(
+        mine
+          ? h('p', { 'data-testid': 'rematch-waiting' }, t('over.rematchWaiting'))
+          : h('button', { class: 'primary', 'data-testid': 'rematch', disabled: this.busy, onclick: () => this.send(this.conn.rematch()) }, t('over.rematch')),
+      );
+    }
+    return h('section', { class: ['game-over', view.outcome.winner], 'data-testid': 'game-over', 'data-winner': view.outcome.winner, 'aria-label': t('over.title') }, panel);
+  }
+
+  sharePanel() {
+    const { view } = this.msg;
+    if (view.viewer === 'spectator' || view.outcome || !this.seats) return null;
+    const other = view.viewer === 'fugitive' ? 'marshal' : 'fugitive';
+    if (this.seats[other]) return null;
+    let links = null;
+    try {
+      links = JSON.parse(stored(shareKey(this.room)) ?? 'null');
+    } catch {
+      links = null;
+    }
+    return links ? renderShare(links, view.viewer) : null;
+  }
+
+  resignPanel() {
+    const { legal } = this.msg;
+    if (!legal?.resign) return null;
+    if (!this.confirmResign) {
+      return h('div', { class: 'resign' }, h('button', { class: 'quiet', 'data-testid': 'resign', onclick: () => { this.confirmResign = true; this.render(); } }, t('resign.button')));
+    }
+    return h(
+      'div',
+      { class: 'resign' },
+      h('span', {}, t('resign.confirm')),
+      h('button', { class: 'danger', 'data-testid': 'resign-yes', onclick: () => { this.confirmResign = false; this.act({ type: 'resign' }); } }, t('resign.yes')),
+      h('button', { 'data-testid': 'resign-no', onclick: () => { this.confirmResign = false; this.render(); } }, t('resign.no')),
+    );
+  }
+}

@@ -1,0 +1,169 @@
+// Shared pieces of the browser tests: the real server on a free port with a temporary SQLite
+// database, headless Chromium, and small helpers that read the table from the DOM and act on it
+// the way a player does (clicks only).
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_BIN = path.resolve(WEB_DIR, process.env.FUGITIVE_SERVER_BIN ?? '../target/debug/fugitive-server');
+export const SCREENSHOTS = path.join(WEB_DIR, 'test-results', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/// Starts the server binary; resolves once `/healthz` answers.
+export async function startServer() {
+  const port = await freePort();
+  const dir = await mkdtemp(path.join(tmpdir(), 'fugitive-web-test-'));
+  const url = `http://127.0.0.1:${port}`;
+  const args = [
+    '--addr', `127.0.0.1:${port}`,
+    '--database-url', `sqlite://${path.join(dir, 'fugitive.db')}`,
+    '--web-dir', WEB_DIR,
+    '--allowed-origins', url,
+  ];
+  const child = spawn(SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' } });
+  let output = '';
+  child.stdout.on('data', (d) => { output += d; });
+  child.stderr.on('data', (d) => { output += d; });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (let i = 0; i < 200; i += 1) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok).catch(() => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+    if (i === 199) throw new Error(`server did not answer /healthz: ${output}`);
+  }
+  await mkdir(SCREENSHOTS, { recursive: true });
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/// A player (or spectator) in their own browser context, like a separate person.
+export async function newPlayer(browser, { viewport = { width: 1280, height: 900 }, locale = 'en-US' } = {}) {
+  const context = await browser.newContext({ viewport, locale, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  return page;
+}
+
+/// Creates a room from the landing page as `role`; returns the links it shows.
+export async function createRoom(page, url, role = 'fugitive') {
+  await page.goto(url);
+  await page.getByTestId(`role-${role}`).check();
+  await page.getByTestId('create').click();
+  const invite = await page.getByTestId('link-invite').inputValue();
+  const spectate = await page.getByTestId('link-spectate').inputValue();
+  await page.getByTestId('go-to-table').click();
+  await page.getByTestId('room').waitFor();
+  return { invite, spectate };
+}
+
+/// Everything the tests need to know about the table, read from the DOM.
+export function readTable(page) {
+  return page.evaluate(() => {
+    const room = document.querySelector('[data-testid=room]');
+    if (!room) return null;
+    const num = (v) => (v === undefined || v === null ? null : Number(v));
+    const trail = [...document.querySelectorAll('[data-testid=trail] > li.trail-card:not(.goal)')].map((li) => ({
+      faceUp: li.dataset.faceUp === 'true',
+      card: num(li.querySelector('.card.face')?.dataset.card),
+      sprintCount: Number(li.dataset.sprintCount),
+    }));
+    const hand = [...document.querySelectorAll('[data-testid=hand] .card[data-card]')].map((el) => Number(el.dataset.card));
+    return {
+      viewer: room.dataset.viewer,
+      phase: room.dataset.phase,
+      game: Number(room.dataset.game),
+      version: Number(room.dataset.version),
+      myTurn: room.classList.contains('my-turn'),
+      trail,
+      hand,
+      log: document.querySelectorAll('[data-testid=log] > li').length,
+      status: document.querySelector('[data-testid=status]')?.textContent ?? '',
+      winner: document.querySelector('[data-testid=game-over]')?.dataset.winner ?? null,
+    };
+  });
+}
+
+/// Waits until it is this page's turn in `phases` (or the game is over when `phases` is 'over').
+export async function waitForTurn(page, phases) {
+  const wanted = [phases].flat();
+  await page.waitForFunction(
+    (wanted) => {
+      const room = document.querySelector('[data-testid=room]');
+      if (!room || room.dataset.busy === 'true') return false;
+      if (wanted.includes('over')) return room.dataset.phase === 'over';
+      return room.classList.contains('my-turn') && wanted.includes(room.dataset.phase);
+    },
+    wanted,
+    { timeout: 15000 },
+  );
+}
+
+/// Runs `act` and waits until the page shows a newer state than before.
+export async function acting(page, act) {
+  const before = Number(await page.getByTestId('room').getAttribute('data-version'));
+  await act();
+  await page.waitForFunction(
+    (before) => {
+      const room = document.querySelector('[data-testid=room]');
+      return room && Number(room.dataset.version) > before && room.dataset.busy !== 'true';
+    },
+    before,
+    { timeout: 15000 },
+  );
+}
+
+export async function draw(page, deck) {
+  await acting(page, () => page.getByTestId(`deck-${deck}`).click());
+}
+
+/// Picks the hideout and sprint cards in the hand, checks the verdict says legal, and places.
+export async function place(page, hideout, sprints = []) {
+  for (const card of [hideout, ...sprints]) await page.getByTestId(`hand-${card}`).click();
+  const verdict = page.getByTestId('verdict');
+  await verdict.waitFor();
+  if (!(await verdict.getAttribute('class')).includes('ok')) {
+    throw new Error(`placement ${hideout} + [${sprints}] not legal: ${await verdict.textContent()}`);
+  }
+  await acting(page, () => page.getByTestId('place').click());
+}
+
+export async function guess(page, numbers) {
+  for (const n of numbers) await page.getByTestId(`number-${n}`).click();
+  await acting(page, () => page.getByTestId('guess').click());
+}
+
+export const shot = (page, name) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
