@@ -389,17 +389,25 @@ fn r6_one_or_two_opening_hideouts_and_no_draw() {
 
 #[test]
 fn r6_exactly_two_refuses_a_first_hideout_with_no_legal_second() {
-    // Hideout 4 over every other card but 42 leaves only 42, which cannot follow 4.
-    let greedy = place(4, &[1, 2, 3, 5, 6, 15, 16]);
-    assert!(
-        game(&HAND).is_legal(Fugitive, &greedy),
-        "legal under one_or_two"
-    );
+    // Hideout 4 over every other card but 42 leaves only 42, which cannot follow 4. Hideout 2
+    // over all but 6 and 42 leaves 6, one too far above 2, and 6 cannot sprint over itself.
+    let greedy = [
+        place(4, &[1, 2, 3, 5, 6, 15, 16]),
+        place(2, &[1, 3, 4, 5, 15, 16]),
+    ];
     let mut game = game_with(exactly_two(), deal(&HAND));
-    let err = refused(&mut game, Fugitive, greedy);
-    assert_eq!(err, ActionError::NoSecondHideout);
-    assert_eq!(err.code(), "no_second_hideout");
-    assert!(err.to_string().contains("(R6)"));
+    for first in greedy {
+        assert!(
+            common::game(&HAND).is_legal(Fugitive, &first),
+            "legal under one_or_two"
+        );
+        let err = refused(&mut game, Fugitive, first);
+        assert_eq!(err, ActionError::NoSecondHideout);
+        assert_eq!(err.code(), "no_second_hideout");
+        assert!(err.to_string().contains("(R6)"));
+    }
+    // Leaving 6 and 5 is fine: 6 follows 2 over 5.
+    assert!(game.is_legal(Fugitive, &place(2, &[1, 3, 4, 15, 16])));
 
     play(&mut game, Fugitive, place(3, &[]));
     let err = refused(&mut game, Fugitive, Action::EndTurn);
