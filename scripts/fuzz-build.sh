@@ -1,0 +1,24 @@
+#!/usr/bin/env sh
+# Builds the fugitive-core fuzz target `actions` (installing cargo-fuzz if it is missing), and
+# with `--run SECONDS` also fuzzes it for that long.
+#
+#   scripts/fuzz-build.sh             # build only (what CI runs)
+#   scripts/fuzz-build.sh --run 30    # build, then fuzz for 30 seconds
+#
+# cargo-fuzz needs a nightly compiler; RUSTC_BOOTSTRAP=1 lets the stable one stand in.
+# No sanitizer: fugitive-core has no unsafe code, and AddressSanitizer made fuzzing 4x slower.
+# Overflow checks and debug assertions stay on. Crashes land in fuzz/artifacts/actions/.
+set -eu
+
+cd "$(dirname "$0")/../crates/fugitive-core"
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    cargo install cargo-fuzz --locked
+fi
+
+export RUSTC_BOOTSTRAP=1
+cargo fuzz build --sanitizer none actions
+
+if [ "${1:-}" = "--run" ]; then
+    cargo fuzz run --sanitizer none actions -- -max_total_time="${2:-30}"
+fi
