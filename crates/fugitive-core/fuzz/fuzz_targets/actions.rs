@@ -6,8 +6,7 @@
 #![no_main]
 
 use fugitive_core::{
-    Action, Card, Cards, Deck, Game, LegalActions, OpeningHideouts, Role, RuleOptions, Setup, View,
-    Viewer,
+    Action, Card, Cards, Deck, Game, LegalActions, OpeningHideouts, Role, RuleOptions, Setup, View, Viewer,
 };
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
@@ -39,11 +38,7 @@ fn play(u: &mut Unstructured) -> Result<()> {
     for _ in 0..warm_up {
         let Some(role) = game.to_move() else { break };
         let action = game.legal_actions(role).sample(&mut rng);
-        step(
-            &mut game,
-            role,
-            action.expect("the mover always has a move"),
-        );
+        step(&mut game, role, action.expect("the mover always has a move"));
     }
     while !u.is_empty() {
         let mover = game.to_move();
@@ -74,16 +69,9 @@ fn step(game: &mut Game, role: Role, action: Action) {
             game.phase()
         );
         if game.is_over() {
-            assert_eq!(
-                legal,
-                LegalActions::default(),
-                "nothing is legal once the game is over"
-            );
+            assert_eq!(legal, LegalActions::default(), "nothing is legal once the game is over");
         } else if game.to_move() != Some(r) {
-            let resign_only = LegalActions {
-                resign: true,
-                ..LegalActions::default()
-            };
+            let resign_only = LegalActions { resign: true, ..LegalActions::default() };
             assert_eq!(legal, resign_only, "off turn only resigning is legal");
         }
     }
@@ -130,14 +118,8 @@ fn check_state(game: &Game) {
     let trail = game.trail().positions();
     assert_eq!(trail[0].card, Card::START);
     assert!(trail[0].face_up, "card 0 lies face up");
-    assert!(
-        trail.windows(2).all(|w| w[0].card < w[1].card),
-        "the trail rises: {trail:?}"
-    );
-    assert!(
-        trail.iter().all(|h| h.card != Card::ESCAPE || h.face_up),
-        "42 lies face up"
-    );
+    assert!(trail.windows(2).all(|w| w[0].card < w[1].card), "the trail rises: {trail:?}");
+    assert!(trail.iter().all(|h| h.card != Card::ESCAPE || h.face_up), "42 lies face up");
 
     for viewer in Viewer::ALL {
         serde_json::to_string(&game.view(viewer)).expect("a view serializes");
@@ -171,13 +153,8 @@ fn pick_action(u: &mut Unstructured, game: &Game) -> Result<Action> {
     let hidden: Cards = game.trail().hidden().map(|(_, h)| h.card).collect();
     // Resigning and timing out end the game, so they are rare enough for games to run long.
     let action = match u.int_in_range(0..=63u8)? {
-        0..=11 => Action::Draw {
-            deck: *u.choose(&Deck::ALL)?,
-        },
-        12..=29 => Action::Place {
-            hideout: pick_card(u, hand)?,
-            sprints: pick_cards(u, hand)?,
-        },
+        0..=11 => Action::Draw { deck: *u.choose(&Deck::ALL)? },
+        12..=29 => Action::Place { hideout: pick_card(u, hand)?, sprints: pick_cards(u, hand)? },
         30..=33 => Action::Pass,
         34..=37 => Action::EndTurn,
         38..=61 => {
@@ -210,7 +187,5 @@ fn pick_cards(u: &mut Unstructured, likely: Cards) -> Result<Cards> {
         1 | 2 => bits & likely.bits(),
         _ => bits,
     };
-    Ok(Card::all()
-        .filter(|c| mask >> c.number() & 1 == 1)
-        .collect())
+    Ok(Card::all().filter(|c| mask >> c.number() & 1 == 1).collect())
 }
