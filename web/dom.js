@@ -1,10 +1,12 @@
 // A tiny helper to build DOM trees without a framework.
 
-/// `h('button', {class: 'x', onclick: f, 'data-testid': 'go'}, 'Go')`. Attributes whose value is
-/// `false`, `null` or `undefined` are left out; `true` sets an empty attribute.
+/// `h('button', {class: 'x', onclick: f, 'data-testid': 'go'}, 'Go')`. `aria-*` and `data-*`
+/// booleans are written as "true"/"false"; other attributes whose value is `false`, `null` or
+/// `undefined` are left out, and `true` sets an empty attribute.
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs ?? {})) {
+  for (const [name, raw] of Object.entries(attrs ?? {})) {
+    const value = typeof raw === 'boolean' && /^(aria|data)-/.test(name) ? String(raw) : raw;
     if (value === false || value === null || value === undefined) continue;
     if (name.startsWith('on') && typeof value === 'function') {
       el.addEventListener(name.slice(2), value);

@@ -52,6 +52,11 @@ export function onLanguageChange(listener) {
   listeners.add(listener);
 }
 
+/// Whether `key` is a known string.
+export function has(key) {
+  return key in en;
+}
+
 export function t(key, params = {}) {
   let text = LANGUAGES[current][key] ?? en[key];
   if (text === undefined) {

@@ -5,8 +5,15 @@ import { h, replace } from './dom.js';
 import { t, onLanguageChange } from './i18n.js';
 import { seatKey, shareKey } from './room.js';
 
+const CLOCKS = [
+  ['', 'clock.none'],
+  ['60', 'clock.minute'],
+  ['300', 'clock.fiveMinutes'],
+  ['86400', 'clock.day'],
+];
+
 export function showLanding(root) {
-  const form = { role: 'random', opening: 'one_or_two', bonus: false };
+  const form = { role: 'random', opening: 'one_or_two', bonus: false, clock: '' };
   let created = null;
   let error = null;
   let busy = false;
@@ -19,6 +26,7 @@ export function showLanding(root) {
     const body = {
       role: form.role,
       rules: { opening_hideouts: form.opening, pass_bonus_draw: form.bonus },
+      turn_clock_secs: form.clock ? Number(form.clock) : null,
     };
     try {
       const res = await fetch('/api/rooms', {
@@ -93,6 +101,21 @@ export function showLanding(root) {
           { class: 'choice', for: 'pass-bonus' },
           h('input', { type: 'checkbox', id: 'pass-bonus', checked: form.bonus, 'data-testid': 'pass-bonus', onchange: (e) => { form.bonus = e.target.checked; } }),
           h('span', { class: 'choice-text' }, h('span', { class: 'choice-label' }, t('rules.pass_bonus')), h('span', { class: 'help' }, t('rules.pass_bonus.help'))),
+        ),
+      ),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, t('landing.clock')),
+        h(
+          'label',
+          { class: 'select-row', for: 'clock' },
+          h('span', { class: 'help' }, t('landing.clockHelp')),
+          h(
+            'select',
+            { id: 'clock', 'data-testid': 'clock', onchange: (e) => { form.clock = e.target.value; } },
+            CLOCKS.map(([secs, key]) => h('option', { value: secs, selected: form.clock === secs }, t(key))),
+          ),
         ),
       ),
       error ? h('p', { class: 'alert', role: 'alert' }, error) : null,

@@ -2,9 +2,9 @@
 // connection, and renders the table for the Fugitive, the Marshal or a spectator.
 
 import { h, replace, announce } from './dom.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
-import { renderTrail, renderDecks, renderSeats, statusText, toMove, cardFace } from './table.js';
+import { renderTrail, renderDecks, renderSeats, statusText, toMove, cardFace, tickClocks } from './table.js';
 import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } from './fugitive.js';
 import { loadMarks, saveMarks, renderBoard, pickNumber, renderMarshalHand } from './marshal.js';
 import { renderHistory, describe } from './history.js';
@@ -82,6 +82,7 @@ class RoomPage {
     this.confirmResign = false;
     this.seats = null; // from GET /api/rooms/{room}
     onLanguageChange(() => this.render());
+    setInterval(tickClocks, 1000);
   }
 
   start(token) {
@@ -118,6 +119,7 @@ class RoomPage {
   onState(msg) {
     const before = this.msg;
     this.msg = msg;
+    this.deadline = msg.room.clock ? Date.now() + msg.room.clock.remaining_ms : null;
     const view = msg.view;
     if (before && before.game !== msg.game) {
       this.selection = emptySelection();
@@ -158,7 +160,10 @@ class RoomPage {
     this.render();
     const reply = await request;
     this.busy = false;
-    if (!reply.ok) this.error = reply.error?.message ?? reply.error?.code ?? t('room.refused');
+    if (!reply.ok) {
+      const key = `error.${reply.error?.code}`;
+      this.error = has(key) ? t(key) : t('room.refused');
+    }
     this.render();
     return reply;
   }
@@ -169,6 +174,9 @@ class RoomPage {
 
   render() {
     replace(this.root, this.msg ? this.table() : this.waiting());
+    // The newest history entry is the one to see.
+    const log = this.root.querySelector('.log');
+    if (log) log.scrollTop = log.scrollHeight;
   }
 
   waiting() {
@@ -201,14 +209,16 @@ class RoomPage {
     const mover = toMove(view.phase);
     return h(
       'div',
-      { class: ['room', `as-${me}`, mover === me ? 'my-turn' : null, view.phase.phase === 'manhunt' ? 'manhunt' : null, over ? 'over' : null], 'data-testid': 'room', 'data-viewer': me, 'data-phase': view.phase.phase, 'data-game': this.msg.game, 'data-version': this.msg.version, 'data-busy': this.busy },
+      { class: ['room', `as-${me}`, mover === me ? 'my-turn' : null, view.phase.phase === 'manhunt' ? 'manhunt' : null, over ? 'over' : null, over && over.winner === me ? 'won' : null], 'data-testid': 'room', 'data-viewer': me, 'data-phase': view.phase.phase, 'data-game': this.msg.game, 'data-version': this.msg.version, 'data-busy': String(this.busy) },
       this.banner(),
       h(
         'div',
         { class: 'play' },
-        renderSeats(view, room, me === 'spectator' ? null : me),
+        renderSeats(view, room, me === 'spectator' ? null : me, this.deadline),
         h('p', { class: ['status', mover === me ? 'mine' : null], 'data-testid': 'status' }, status),
-        view.phase.phase === 'manhunt' ? h('p', { class: 'manhunt-note', 'data-testid': 'manhunt' }, t('manhunt.explain')) : null,
+        view.phase.phase === 'manhunt'
+          ? h('div', { class: 'manhunt-note', 'data-testid': 'manhunt', role: 'note' }, h('strong', {}, t('manhunt.title')), h('p', {}, t('manhunt.explain')))
+          : null,
         renderTrail(view),
         renderDecks(view, this.busy ? null : legal, (deck) => this.act({ type: 'draw', deck })),
         over ? this.gameOver() : null,
@@ -234,7 +244,9 @@ class RoomPage {
       return h(
         'div',
         { class: 'controls' },
-        renderHand(view, live, this.selection, (card) => {
+        view.outcome && !view.hands.fugitive.size
+          ? null
+          : renderHand(view, live, this.selection, (card) => {
           toggleCard(this.selection, card);
           this.render();
         }),

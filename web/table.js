@@ -156,7 +156,7 @@ export function renderDecks(view, legal, onDraw) {
 }
 
 /// The two seats: who plays which side, who is to move, who is away.
-export function renderSeats(view, room, me) {
+export function renderSeats(view, room, me, deadline) {
   const mover = toMove(view.phase);
   return h(
     'div',
@@ -175,8 +175,26 @@ export function renderSeats(view, room, me) {
         me === role ? h('span', { class: 'you' }, t('seat.you')) : null,
         h('span', { class: 'seat-hand', 'data-testid': `hand-size-${role}` }, t('seat.hand', { n: size })),
         here ? null : h('span', { class: 'visually-hidden' }, t('seat.away')),
+        room?.clock?.role === role && !view.outcome
+          ? h('span', { class: 'clock', 'data-testid': 'clock', 'data-deadline': deadline, role: 'timer' }, clockText(deadline - Date.now()))
+          : null,
         mover === role ? h('span', { class: 'turn-mark' }, t('seat.toMove')) : null,
       );
     }),
   );
+}
+
+/// Time left on a turn clock, as m:ss (or h:mm:ss).
+export function clockText(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const two = (n) => String(n).padStart(2, '0');
+  return hours ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
+}
+
+/// Lets every shown turn clock count down between the server's states.
+export function tickClocks() {
+  for (const el of document.querySelectorAll('[data-testid=clock][data-deadline]')) {
+    el.textContent = clockText(Number(el.dataset.deadline) - Date.now());
+  }
 }

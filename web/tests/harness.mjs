@@ -37,25 +37,38 @@ export async function startServer() {
     '--web-dir', WEB_DIR,
     '--allowed-origins', url,
   ];
-  const child = spawn(SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' } });
   let output = '';
-  child.stdout.on('data', (d) => { output += d; });
-  child.stderr.on('data', (d) => { output += d; });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let i = 0; i < 200; i += 1) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok).catch(() => false);
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-    if (i === 199) throw new Error(`server did not answer /healthz: ${output}`);
+  let child;
+  let exited;
+  async function launch() {
+    child = spawn(SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' } });
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    exited = new Promise((resolve) => child.once('exit', resolve));
+    for (let i = 0; i < 300; i += 1) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+      const ok = await fetch(`${url}/healthz`).then((r) => r.ok).catch(() => false);
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`server did not answer /healthz: ${output}`);
   }
+  async function halt() {
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await launch();
   await mkdir(SCREENSHOTS, { recursive: true });
   return {
     url,
     output: () => output,
+    /// Stops the server and starts it again on the same port and database: every socket drops.
+    async restart() {
+      await halt();
+      await launch();
+    },
     async stop() {
-      child.kill('SIGTERM');
-      await exited;
+      await halt();
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -71,10 +84,13 @@ export function launchBrowser() {
 /// A player (or spectator) in their own browser context, like a separate person.
 export async function newPlayer(browser, { viewport = { width: 1280, height: 900 }, locale = 'en-US' } = {}) {
   const context = await browser.newContext({ viewport, locale, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.errors = errors;
+  return watchErrors(await context.newPage());
+}
+
+/// Collects the page's uncaught errors in `page.errors`.
+export function watchErrors(page) {
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
   return page;
 }
 
