@@ -1,0 +1,89 @@
+//! Random legal games for the property tests: the setups, and a random player for both sides.
+// Each test file uses its own part of this module.
+#![allow(dead_code)]
+
+use fugitive_core::{Action, Game, OpeningHideouts, Role, RuleOptions, Seed, Setup};
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// No random game may take this many actions: both sides always have a move, and the
+/// Marshal's random guesses find every hideout long before (see `properties.rs`).
+pub const MAX_ACTIONS: usize = 3_000;
+
+/// Both `opening_hideouts` values (R6) × `pass_bonus_draw` (R11a).
+pub fn rules() -> impl Strategy<Value = RuleOptions> {
+    let opening = prop_oneof![Just(OpeningHideouts::OneOrTwo), Just(OpeningHideouts::ExactlyTwo)];
+    (opening, any::<bool>())
+        .prop_map(|(opening_hideouts, pass_bonus_draw)| RuleOptions { opening_hideouts, pass_bonus_draw })
+}
+
+/// A seed (R4) and rules.
+pub fn setups() -> impl Strategy<Value = Setup> {
+    (any::<u64>(), rules()).prop_map(|(seed, rules)| Setup { seed: Seed::from(seed), rules })
+}
+
+/// How one side leaves the game early (R17).
+#[derive(Clone, Copy, Debug)]
+pub enum Stop {
+    /// This role resigns, whether or not it is its turn.
+    Resign(Role),
+    /// The clock of the side to move runs out.
+    TimeOut,
+}
+
+/// How a random game is played: the random player's seed, and perhaps a resignation or a
+/// time-out before the action with this index.
+#[derive(Clone, Copy, Debug)]
+pub struct Play {
+    /// Seeds the random player (`LegalActions::sample`).
+    pub seed: u64,
+    /// An early end, before the action with this index.
+    pub stop: Option<(usize, Stop)>,
+}
+
+impl Play {
+    /// Plays to the end with no early stop.
+    pub fn to_the_end(seed: u64) -> Play {
+        Play { seed, stop: None }
+    }
+
+    /// The next action: the early stop if it is due, else the random player's move.
+    pub fn next(&self, game: &Game, rng: &mut ChaCha8Rng) -> Option<(Role, Action)> {
+        let mover = game.to_move()?;
+        match self.stop {
+            Some((at, Stop::Resign(role))) if at == game.actions().len() => Some((role, Action::Resign)),
+            Some((at, Stop::TimeOut)) if at == game.actions().len() => Some((mover, Action::TimeOut)),
+            _ => {
+                let action = game.legal_actions(mover).sample(rng);
+                Some((mover, action.expect("the side to move always has a legal action")))
+            }
+        }
+    }
+
+    /// Plays `game` to its end, calling `each` on every position including the first and
+    /// the last. Panics if the game reaches [`MAX_ACTIONS`] or a sampled action is refused.
+    pub fn run(&self, mut game: Game, mut each: impl FnMut(&Game)) -> Game {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        each(&game);
+        while let Some((role, action)) = self.next(&game, &mut rng) {
+            assert!(game.actions().len() < MAX_ACTIONS, "no end after {MAX_ACTIONS} actions");
+            if let Err(error) = game.apply(role, action) {
+                panic!("the random {role}'s {action:?} was refused: {error}");
+            }
+            each(&game);
+        }
+        game
+    }
+}
+
+/// Mostly whole games; one in four ends early by a resignation or a time-out (R17).
+pub fn plays() -> impl Strategy<Value = Play> {
+    let stop = prop_oneof![
+        Just(Stop::Resign(Role::Fugitive)),
+        Just(Stop::Resign(Role::Marshal)),
+        Just(Stop::TimeOut),
+    ];
+    (any::<u64>(), prop::option::weighted(0.25, (0..200usize, stop)))
+        .prop_map(|(seed, stop)| Play { seed, stop })
+}
