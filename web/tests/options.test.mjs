@@ -1,0 +1,68 @@
+// The rule options chosen on the landing page reach the game: under `exactly_two` the opening
+// has no End turn after one hideout (R6); with `pass_bonus_draw` a pass draws a second card
+// (R11a). On the way, the Fugitive's move panel says why a pick is not legal.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPlayer, readTable, waitForTurn, acting, draw, place, guess } from './harness.mjs';
+import { plan } from './planner.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('exactly two opening hideouts and the pass bonus, with reasons for illegal picks', async () => {
+  const fugitive = await newPlayer(browser);
+  await fugitive.goto(server.url);
+  await fugitive.getByTestId('role-fugitive').check();
+  await fugitive.getByTestId('opening-exactly_two').check();
+  await fugitive.getByTestId('pass-bonus').check();
+  await fugitive.getByTestId('create').click();
+  const invite = await fugitive.getByTestId('link-invite').inputValue();
+  await fugitive.getByTestId('go-to-table').click();
+  const marshal = await newPlayer(browser);
+  await marshal.goto(invite);
+  await marshal.getByTestId('room').waitFor();
+
+  await waitForTurn(fugitive, 'opening');
+  let table = await readTable(fugitive);
+  // His highest card (15 or more) picked without sprint cards is too far from 0: the panel says why.
+  const far = Math.max(...table.hand.filter((c) => c !== 42));
+  await fugitive.getByTestId(`hand-${far}`).click();
+  const verdict = fugitive.getByTestId('verdict');
+  assert.match(await verdict.getAttribute('class'), /\bno\b/);
+  assert.match(await verdict.textContent(), new RegExp(`${far}`));
+  assert.equal(await fugitive.getByTestId('place').isDisabled(), true);
+  await fugitive.getByTestId('clear').click();
+
+  const first = plan(table.hand, 0, { no42: true });
+  await place(fugitive, first.hideout, first.sprints);
+  assert.equal(await fugitive.getByTestId('end-turn').count(), 0, 'no End turn under exactly_two (R6)');
+  table = await readTable(fugitive);
+  const second = plan(table.hand, first.hideout, { no42: true });
+  await place(fugitive, second.hideout, second.sprints);
+
+  await waitForTurn(marshal, 'draw');
+  await draw(marshal, 1);
+  await draw(marshal, 1);
+  await waitForTurn(marshal, 'guess');
+  await guess(marshal, [(await readTable(marshal)).hand[0]]);
+
+  await waitForTurn(fugitive, 'draw');
+  const before = (await readTable(fugitive)).hand.length;
+  await draw(fugitive, 3);
+  await waitForTurn(fugitive, 'place_or_pass');
+  await acting(fugitive, () => fugitive.getByTestId('pass').click());
+  assert.equal((await readTable(fugitive)).hand.length, before + 2, 'a pass draws a bonus card (R11a)');
+  assert.equal((await readTable(marshal)).phase, 'draw');
+  for (const page of [fugitive, marshal]) assert.deepEqual(page.errors, []);
+});
