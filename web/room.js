@@ -303,7 +303,17 @@ class RoomPage {
   gameOver() {
     const { view, room } = this.msg;
     const me = view.viewer;
-    const panel = [h('p', { class: 'reveal-note' }, t('over.revealed'))];
+    const panel = [
+      h('p', { class: 'reveal-note' }, t('over.revealed')),
+      h(
+        'dl',
+        { class: 'final-hands', 'aria-label': t('over.hands') },
+        ['fugitive', 'marshal'].map((role) => [
+          h('dt', {}, t(`over.hand.${role}`)),
+          h('dd', { 'data-testid': `final-hand-${role}` }, (view.hands[role].cards ?? []).length ? view.hands[role].cards.map((c) => h('span', { class: 'chip', 'data-card': c }, c)) : t('over.handEmpty')),
+        ]),
+      ),
+    ];
     if (me !== 'spectator') {
       const other = me === 'fugitive' ? 'marshal' : 'fugitive';
       const mine = room.rematch?.[me];
