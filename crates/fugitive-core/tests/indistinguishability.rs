@@ -1,5 +1,6 @@
 //! R22, the guarantee the whole server rests on: two games that differ only in what a viewer
-//! cannot know give that viewer byte-identical views (`serde_json` of `Game::view`).
+//! cannot know give that viewer byte-identical views (`serde_json` of `Game::view`), and a
+//! player byte-identical legal actions, which the server sends along (docs/protocol.md).
 //!
 //! A pair is built from a random game A. Game B starts from A's deal with a few cards
 //! relabelled — swapped in the decks, in the Fugitive's hand and in every placement he made —
@@ -28,6 +29,14 @@ fn card(number: u8) -> Card {
 
 fn json(game: &Game, viewer: Viewer) -> String {
     serde_json::to_string(&game.view(viewer)).expect("a view serializes")
+}
+
+/// All the server sends a viewer (docs/protocol.md): the view and, to a player, their legal
+/// actions.
+fn sent(game: &Game, viewer: Viewer) -> String {
+    let legal = viewer.role().map(|role| game.legal_actions(role));
+    let legal = serde_json::to_string(&legal).expect("legal actions serialize");
+    format!("{}\n{legal}", json(game, viewer))
 }
 
 /// Where a card starts (R2): 0 for the Fugitive's fixed 1, 2, 3, else its deck's number. Card
@@ -174,18 +183,33 @@ fn never_seen(game: &Game, viewer: Viewer) -> Cards {
     Cards::range(0, 42).difference(seen)
 }
 
-/// Up to `swaps` swaps of two never-seen cards of the same origin.
-fn random_relabel(unseen: Cards, swaps: usize, rng: &mut impl Rng) -> Option<Relabel> {
+/// Up to `swaps` swaps of two never-seen cards of the same origin. The first swap takes, when
+/// it can, a card that left the decks in `game` (so hands or the trail differ, not only a
+/// deck's order); the others take any two.
+fn random_relabel(game: &Game, viewer: Viewer, swaps: usize, rng: &mut impl Rng) -> Option<Relabel> {
+    let unseen = never_seen(game, viewer);
+    let in_decks: Cards = Deck::ALL.into_iter().flat_map(|deck| game.deck(deck).iter().copied()).collect();
     let groups: Vec<Vec<Card>> = [0, 1, 2, 3]
         .map(|o| unseen.iter().filter(|&c| origin(c) == Some(o)).collect())
         .into_iter()
         .filter(|group: &Vec<Card>| group.len() >= 2)
         .collect();
+    let played: Vec<&Vec<Card>> =
+        groups.iter().filter(|g| g.iter().any(|&c| !in_decks.contains(c))).collect();
     let mut relabel = Relabel::identity();
-    for _ in 0..swaps {
-        let group = groups.choose(rng)?;
-        let pair: Vec<Card> = group.choose_multiple(rng, 2).copied().collect();
-        relabel.swap(pair[0], pair[1]);
+    for swap in 0..swaps {
+        let (x, group) = match played.choose(rng) {
+            Some(group) if swap == 0 => {
+                let out: Vec<Card> = group.iter().copied().filter(|&c| !in_decks.contains(c)).collect();
+                (*out.choose(rng)?, *group)
+            }
+            _ => {
+                let group = groups.choose(rng)?;
+                (*group.choose(rng)?, group)
+            }
+        };
+        let y = *group.iter().filter(|&&y| y != x).collect::<Vec<_>>().choose(rng)?;
+        relabel.swap(x, *y);
     }
     Some(relabel)
 }
@@ -207,8 +231,8 @@ struct Tally {
     in_play: usize,
 }
 
-/// Game A as its pairs replay it: its start, its actions, and each viewer's JSON views as far
-/// as some pair has compared them, serialized once for all of A's pairs.
+/// Game A as its pairs replay it: its start, its actions, and what the server sends each viewer
+/// as far as some pair has compared it, serialized once for all of A's pairs.
 struct Record {
     start: Game,
     actions: Vec<(Role, Action)>,
@@ -221,7 +245,8 @@ impl Record {
     }
 
     /// Plays A's actions again beside game `b`, which plays them relabelled; at every position
-    /// where both have told `viewer` the same so far and the game runs, asserts R22.
+    /// where both have told `viewer` the same so far and the game runs, asserts R22 of the
+    /// view and of the viewer's legal actions.
     fn compare(&self, mut b: Game, relabel: &Relabel, viewer: Viewer, tally: &mut Tally) {
         let (mut a, actions) = (self.start.clone(), &self.actions);
         tally.pairs += 1;
@@ -236,11 +261,11 @@ impl Record {
         let mut told_before = 0;
         for (index, &(role, action)) in actions.iter().enumerate() {
             if views.len() == index {
-                views.push(json(&a, viewer));
+                views.push(sent(&a, viewer));
             }
             assert_eq!(
                 views[index],
-                json(&b, viewer),
+                sent(&b, viewer),
                 "R22: the {viewer:?}'s view differs before action {index} under {relabel:?}"
             );
             tally.compared += 1;
@@ -278,9 +303,9 @@ fn r22_swapping_unseen_cards_changes_no_view() {
         let record = Record::new(Game::new(setup), a.actions());
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for (viewer, tally) in Viewer::ALL.into_iter().zip(tallies) {
-            // One swap, then a relabelling of up to four.
+            // One swap of a card that was in play, then a relabelling of up to four.
             for swaps in [1, 4] {
-                let Some(relabel) = random_relabel(never_seen(&a, viewer), swaps, &mut rng) else {
+                let Some(relabel) = random_relabel(&a, viewer, swaps, &mut rng) else {
                     tally.unswappable += 1;
                     continue;
                 };
