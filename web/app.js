@@ -15,14 +15,23 @@ function header() {
   document.getElementById('howto-open').textContent = t('nav.howto');
   document.getElementById('lang-label').textContent = t('nav.language');
   const select = document.getElementById('lang');
-  replace(select, Object.entries(LANGUAGE_NAMES).map(([code, name]) => h('option', { value: code, selected: code === language(), lang: code }, name)));
+  replace(
+    select,
+    Object.entries(LANGUAGE_NAMES).map(([code, name]) =>
+      h('option', { value: code, selected: code === language(), lang: code }, name),
+    ),
+  );
 }
 
 function setUpHeader() {
   const select = document.getElementById('lang');
   select.addEventListener('change', () => setLanguage(select.value));
   const dialog = document.getElementById('howto');
-  const fill = () => replace(dialog, renderHowto(() => dialog.close()));
+  const fill = () =>
+    replace(
+      dialog,
+      renderHowto(() => dialog.close()),
+    );
   document.getElementById('howto-open').addEventListener('click', () => {
     fill();
     dialog.showModal();
@@ -47,7 +56,15 @@ function route() {
     document.title = 'Fugitive';
     showLanding(root);
   } else {
-    replace(root, h('div', { class: 'landing' }, h('h1', {}, t('notFound.title')), h('p', {}, h('a', { href: '/' }, t('notFound.home')))));
+    replace(
+      root,
+      h(
+        'div',
+        { class: 'landing' },
+        h('h1', {}, t('notFound.title')),
+        h('p', {}, h('a', { href: '/' }, t('notFound.home'))),
+      ),
+    );
   }
 }
 

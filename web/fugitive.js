@@ -88,9 +88,16 @@ export function renderHand(view, legal, selection, onToggle) {
       { class: 'hand-cards', 'data-testid': 'hand' },
       cards.map((card) => {
         const role = selection.hideout === card ? 'hideout' : selection.sprints.has(card) ? 'sprint' : null;
-        const face = cardFace(card, { class: [role, playable.has(card) ? 'playable' : null].filter(Boolean).join(' ') });
+        const face = cardFace(card, {
+          class: [role, playable.has(card) ? 'playable' : null].filter(Boolean).join(' '),
+        });
         if (!placing) return h('li', { 'data-testid': `hand-${card}` }, face);
-        const tag = role === 'hideout' ? t('place.tagHideout') : role === 'sprint' ? t('place.tagSprint', { value: sprintValue(card) }) : null;
+        const tag =
+          role === 'hideout'
+            ? t('place.tagHideout')
+            : role === 'sprint'
+              ? t('place.tagSprint', { value: sprintValue(card) })
+              : null;
         return h(
           'li',
           {},
@@ -123,7 +130,11 @@ export function renderMove(view, legal, selection, on) {
     legal.placements.length
       ? h(
           'p',
-          { class: ['verdict', selection.hideout === null ? null : canPlace ? 'ok' : 'no'], 'data-testid': 'verdict', 'aria-live': 'polite' },
+          {
+            class: ['verdict', selection.hideout === null ? null : canPlace ? 'ok' : 'no'],
+            'data-testid': 'verdict',
+            'aria-live': 'polite',
+          },
           check.text,
         )
       : h('p', { class: 'verdict' }, t('place.noneLegal')),

@@ -11,7 +11,8 @@ export function describe(event, viewer) {
   switch (event.type) {
     case 'drew':
       if (mine(event.role) && event.card !== null) return t('log.drewYou', { deck: event.deck, card: event.card });
-      if (event.card !== null) return t('log.drewCard', { who: subject(event.role), deck: event.deck, card: event.card });
+      if (event.card !== null)
+        return t('log.drewCard', { who: subject(event.role), deck: event.deck, card: event.card });
       return t('log.drew', { who: subject(event.role), deck: event.deck });
     case 'draw_skipped':
       return t('log.drawSkipped', { who: subject(event.role) });
@@ -73,7 +74,11 @@ function tone(event) {
 
 export function renderHistory(view) {
   const entries = view.history.map((event, i) =>
-    h('li', { class: ['entry', event.type, tone(event)], 'data-testid': `log-${i}`, 'data-type': event.type }, describe(event, view.viewer)),
+    h(
+      'li',
+      { class: ['entry', event.type, tone(event)], 'data-testid': `log-${i}`, 'data-type': event.type },
+      describe(event, view.viewer),
+    ),
   );
   return h(
     'section',

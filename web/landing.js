@@ -56,7 +56,12 @@ export function showLanding(root) {
       'label',
       { class: 'choice', for: id },
       h('input', { type: 'radio', id, name, value, checked, 'data-testid': id, onchange }),
-      h('span', { class: 'choice-text' }, h('span', { class: 'choice-label' }, label), help ? h('span', { class: 'help' }, help) : null),
+      h(
+        'span',
+        { class: 'choice-text' },
+        h('span', { class: 'choice-label' }, label),
+        help ? h('span', { class: 'help' }, help) : null,
+      ),
     );
   }
 
@@ -70,9 +75,16 @@ export function showLanding(root) {
         {},
         h('legend', {}, t('landing.role')),
         ['fugitive', 'marshal', 'random'].map((role) =>
-          radio('role', role, form.role === role, t(role === 'random' ? 'landing.random' : `role.${role}`), t(`landing.roleHelp.${role}`), () => {
-            form.role = role;
-          }),
+          radio(
+            'role',
+            role,
+            form.role === role,
+            t(role === 'random' ? 'landing.random' : `role.${role}`),
+            t(`landing.roleHelp.${role}`),
+            () => {
+              form.role = role;
+            },
+          ),
         ),
       ),
       h(
@@ -84,7 +96,12 @@ export function showLanding(root) {
           'label',
           { class: 'choice disabled', for: 'opponent-computer' },
           h('input', { type: 'radio', id: 'opponent-computer', name: 'opponent', value: 'computer', disabled: true }),
-          h('span', { class: 'choice-text' }, h('span', { class: 'choice-label' }, t('landing.opponent.computer')), h('span', { class: 'help' }, t('landing.soon'))),
+          h(
+            'span',
+            { class: 'choice-text' },
+            h('span', { class: 'choice-label' }, t('landing.opponent.computer')),
+            h('span', { class: 'help' }, t('landing.soon')),
+          ),
         ),
       ),
       h(
@@ -99,8 +116,21 @@ export function showLanding(root) {
         h(
           'label',
           { class: 'choice', for: 'pass-bonus' },
-          h('input', { type: 'checkbox', id: 'pass-bonus', checked: form.bonus, 'data-testid': 'pass-bonus', onchange: (e) => { form.bonus = e.target.checked; } }),
-          h('span', { class: 'choice-text' }, h('span', { class: 'choice-label' }, t('rules.pass_bonus')), h('span', { class: 'help' }, t('rules.pass_bonus.help'))),
+          h('input', {
+            type: 'checkbox',
+            id: 'pass-bonus',
+            checked: form.bonus,
+            'data-testid': 'pass-bonus',
+            onchange: (e) => {
+              form.bonus = e.target.checked;
+            },
+          }),
+          h(
+            'span',
+            { class: 'choice-text' },
+            h('span', { class: 'choice-label' }, t('rules.pass_bonus')),
+            h('span', { class: 'help' }, t('rules.pass_bonus.help')),
+          ),
         ),
       ),
       h(
@@ -113,13 +143,23 @@ export function showLanding(root) {
           h('span', { class: 'help' }, t('landing.clockHelp')),
           h(
             'select',
-            { id: 'clock', 'data-testid': 'clock', onchange: (e) => { form.clock = e.target.value; } },
+            {
+              id: 'clock',
+              'data-testid': 'clock',
+              onchange: (e) => {
+                form.clock = e.target.value;
+              },
+            },
             CLOCKS.map(([secs, key]) => h('option', { value: secs, selected: form.clock === secs }, t(key))),
           ),
         ),
       ),
       error ? h('p', { class: 'alert', role: 'alert' }, error) : null,
-      h('button', { class: 'primary big', type: 'submit', disabled: busy, 'data-testid': 'create' }, busy ? t('landing.creating') : t('landing.submit')),
+      h(
+        'button',
+        { class: 'primary big', type: 'submit', disabled: busy, 'data-testid': 'create' },
+        busy ? t('landing.creating') : t('landing.submit'),
+      ),
     );
   }
 
@@ -135,7 +175,11 @@ export function showLanding(root) {
               'div',
               { class: 'created' },
               renderShare(created.links, created.role),
-              h('a', { class: 'button primary big', href: created.links.seat, 'data-testid': 'go-to-table' }, t('share.go')),
+              h(
+                'a',
+                { class: 'button primary big', href: created.links.seat, 'data-testid': 'go-to-table' },
+                t('share.go'),
+              ),
             )
           : createForm(),
       ),
@@ -150,8 +194,19 @@ export function showLanding(root) {
 export function renderShare(links, role) {
   const row = (kind, path, help) => {
     const url = new URL(path, location.origin).href;
-    const input = h('input', { type: 'text', readonly: true, value: url, id: `link-${kind}`, 'data-testid': `link-${kind}`, onfocus: (e) => e.target.select() });
-    const button = h('button', { type: 'button', 'data-testid': `copy-${kind}`, onclick: () => copy(url, button) }, t('share.copy'));
+    const input = h('input', {
+      type: 'text',
+      readonly: true,
+      value: url,
+      id: `link-${kind}`,
+      'data-testid': `link-${kind}`,
+      onfocus: (e) => e.target.select(),
+    });
+    const button = h(
+      'button',
+      { type: 'button', 'data-testid': `copy-${kind}`, onclick: () => copy(url, button) },
+      t('share.copy'),
+    );
     return h(
       'div',
       { class: 'link-row' },

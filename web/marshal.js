@@ -140,7 +140,9 @@ export function renderMarshalHand(view, cardFace) {
     h(
       'ul',
       { class: 'hand-cards', 'data-testid': 'hand' },
-      cards.length ? cards.map((card) => h('li', { 'data-testid': `hand-${card}` }, cardFace(card))) : h('li', { class: 'empty' }, t('hand.empty')),
+      cards.length
+        ? cards.map((card) => h('li', { 'data-testid': `hand-${card}` }, cardFace(card)))
+        : h('li', { class: 'empty' }, t('hand.empty')),
     ),
   );
 }

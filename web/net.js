@@ -40,11 +40,13 @@ export class Connection {
     this.socket = socket;
     this.ready = false;
     this.handlers.status(this.attempt === 0 ? 'connecting' : 'reconnecting');
-    socket.addEventListener('open', () => {
-      socket.send(JSON.stringify({ v: 1, seq: this.nextSeq(), type: 'hello', token: this.token ?? null }));
-    });
+    socket.addEventListener('open', () => this.hello());
     socket.addEventListener('message', (event) => this.receive(event.data));
     socket.addEventListener('close', (event) => this.dropped(socket, event.code));
+  }
+
+  hello() {
+    this.socket.send(JSON.stringify({ v: 1, seq: this.nextSeq(), type: 'hello', token: this.token ?? null }));
   }
 
   receive(data) {
@@ -74,8 +76,12 @@ export class Connection {
           this.pending.delete(msg.seq);
           entry.resolve(msg);
         } else if (!msg.ok) {
-          // A refused hello: a token this room does not know.
+          // A refused hello: a token this room does not know. Watch as a spectator instead.
           this.handlers.error(msg.error?.code, msg.error?.message);
+          if (msg.error?.code === 'bad_token' && this.token) {
+            this.token = null;
+            this.hello();
+          }
         }
         break;
       }

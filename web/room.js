@@ -21,6 +21,14 @@ function stored(key) {
   }
 }
 
+function forget(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Nothing stored, nothing to forget.
+  }
+}
+
 function store(key, value) {
   try {
     localStorage.setItem(key, value);
@@ -88,18 +96,17 @@ class RoomPage {
   start(token) {
     this.token = token;
     this.conn = new Connection(this.room, token, {
-      welcome: (msg) => {
-        this.role = msg.role;
-        if (token && !msg.role) this.notice = t('room.badToken');
-      },
+      welcome: () => {},
       state: (msg) => this.onState(msg),
-      status: (kind, delay) => {
+      status: (kind) => {
         this.status = kind;
-        this.delay = delay;
         this.render();
       },
       error: (code) => {
-        if (code === 'bad_token') this.notice = t('room.badToken');
+        if (code === 'bad_token') {
+          this.notice = t('room.badToken');
+          forget(seatKey(this.room));
+        }
         this.render();
       },
     });
@@ -195,7 +202,8 @@ class RoomPage {
       const other = msg.view.viewer === 'fugitive' ? 'marshal' : 'fugitive';
       const claimed = this.seats ? this.seats[other] : true;
       if (!claimed) lines.push(h('p', { class: 'notice', 'data-testid': 'opponent-missing' }, t('presence.notJoined')));
-      else if (!msg.room.presence[other]) lines.push(h('p', { class: 'notice', 'data-testid': 'opponent-away' }, t(`presence.away.${other}`)));
+      else if (!msg.room.presence[other])
+        lines.push(h('p', { class: 'notice', 'data-testid': 'opponent-away' }, t(`presence.away.${other}`)));
     }
     if (this.error) lines.push(h('p', { class: 'alert', 'data-testid': 'error', role: 'alert' }, this.error));
     return h('div', { class: 'banner' }, lines);
@@ -209,7 +217,22 @@ class RoomPage {
     const mover = toMove(view.phase);
     return h(
       'div',
-      { class: ['room', `as-${me}`, mover === me ? 'my-turn' : null, view.phase.phase === 'manhunt' ? 'manhunt' : null, over ? 'over' : null, over && over.winner === me ? 'won' : null], 'data-testid': 'room', 'data-viewer': me, 'data-phase': view.phase.phase, 'data-game': this.msg.game, 'data-version': this.msg.version, 'data-busy': String(this.busy) },
+      {
+        class: [
+          'room',
+          `as-${me}`,
+          mover === me ? 'my-turn' : null,
+          view.phase.phase === 'manhunt' ? 'manhunt' : null,
+          over ? 'over' : null,
+          over && over.winner === me ? 'won' : null,
+        ],
+        'data-testid': 'room',
+        'data-viewer': me,
+        'data-phase': view.phase.phase,
+        'data-game': this.msg.game,
+        'data-version': this.msg.version,
+        'data-busy': String(this.busy),
+      },
       this.banner(),
       h(
         'div',
@@ -217,20 +240,19 @@ class RoomPage {
         renderSeats(view, room, me === 'spectator' ? null : me, this.deadline),
         h('p', { class: ['status', mover === me ? 'mine' : null], 'data-testid': 'status' }, status),
         view.phase.phase === 'manhunt'
-          ? h('div', { class: 'manhunt-note', 'data-testid': 'manhunt', role: 'note' }, h('strong', {}, t('manhunt.title')), h('p', {}, t('manhunt.explain')))
+          ? h(
+              'div',
+              { class: 'manhunt-note', 'data-testid': 'manhunt', role: 'note' },
+              h('strong', {}, t('manhunt.title')),
+              h('p', {}, t('manhunt.explain')),
+            )
           : null,
         renderTrail(view),
         renderDecks(view, this.busy ? null : legal, (deck) => this.act({ type: 'draw', deck })),
         over ? this.gameOver() : null,
         this.controls(),
       ),
-      h(
-        'aside',
-        { class: 'side' },
-        renderHistory(view),
-        this.sharePanel(),
-        this.resignPanel(),
-      ),
+      h('aside', { class: 'side' }, renderHistory(view), this.sharePanel(), this.resignPanel()),
     );
   }
 
@@ -247,12 +269,16 @@ class RoomPage {
         view.outcome && !view.hands.fugitive.size
           ? null
           : renderHand(view, live, this.selection, (card) => {
-          toggleCard(this.selection, card);
-          this.render();
-        }),
+              toggleCard(this.selection, card);
+              this.render();
+            }),
         renderMove(view, live, this.selection, {
           place: () => {
-            const action = { type: 'place', hideout: this.selection.hideout, sprints: [...this.selection.sprints].sort((a, b) => a - b) };
+            const action = {
+              type: 'place',
+              hideout: this.selection.hideout,
+              sprints: [...this.selection.sprints].sort((a, b) => a - b),
+            };
             this.selection = emptySelection();
             this.act(action);
           },
@@ -296,7 +322,12 @@ class RoomPage {
 
   outcomeText() {
     const { outcome, viewer } = this.msg.view;
-    const head = viewer === 'spectator' ? t(`over.wins.${outcome.winner}`) : outcome.winner === viewer ? t('over.youWin') : t('over.youLose');
+    const head =
+      viewer === 'spectator'
+        ? t(`over.wins.${outcome.winner}`)
+        : outcome.winner === viewer
+          ? t('over.youWin')
+          : t('over.youLose');
     return `${head} ${t(`reason.${outcome.reason}`)}`;
   }
 
@@ -310,7 +341,13 @@ class RoomPage {
         { class: 'final-hands', 'aria-label': t('over.hands') },
         ['fugitive', 'marshal'].map((role) => [
           h('dt', {}, t(`over.hand.${role}`)),
-          h('dd', { 'data-testid': `final-hand-${role}` }, (view.hands[role].cards ?? []).length ? view.hands[role].cards.map((c) => h('span', { class: 'chip', 'data-card': c }, c)) : t('over.handEmpty')),
+          h(
+            'dd',
+            { 'data-testid': `final-hand-${role}` },
+            (view.hands[role].cards ?? []).length
+              ? view.hands[role].cards.map((c) => h('span', { class: 'chip', 'data-card': c }, c))
+              : t('over.handEmpty'),
+          ),
         ]),
       ),
     ];
@@ -318,14 +355,33 @@ class RoomPage {
       const other = me === 'fugitive' ? 'marshal' : 'fugitive';
       const mine = room.rematch?.[me];
       const theirs = room.rematch?.[other];
-      if (theirs && !mine) panel.push(h('p', { class: 'notice', 'data-testid': 'rematch-offered' }, t('over.rematchOffered')));
+      if (theirs && !mine)
+        panel.push(h('p', { class: 'notice', 'data-testid': 'rematch-offered' }, t('over.rematchOffered')));
       panel.push(
         mine
           ? h('p', { 'data-testid': 'rematch-waiting' }, t('over.rematchWaiting'))
-          : h('button', { class: 'primary', 'data-testid': 'rematch', disabled: this.busy, onclick: () => this.send(this.conn.rematch()) }, t('over.rematch')),
+          : h(
+              'button',
+              {
+                class: 'primary',
+                'data-testid': 'rematch',
+                disabled: this.busy,
+                onclick: () => this.send(this.conn.rematch()),
+              },
+              t('over.rematch'),
+            ),
       );
     }
-    return h('section', { class: ['game-over', view.outcome.winner], 'data-testid': 'game-over', 'data-winner': view.outcome.winner, 'aria-label': t('over.title') }, panel);
+    return h(
+      'section',
+      {
+        class: ['game-over', view.outcome.winner],
+        'data-testid': 'game-over',
+        'data-winner': view.outcome.winner,
+        'aria-label': t('over.title'),
+      },
+      panel,
+    );
   }
 
   sharePanel() {
@@ -346,14 +402,50 @@ class RoomPage {
     const { legal } = this.msg;
     if (!legal?.resign) return null;
     if (!this.confirmResign) {
-      return h('div', { class: 'resign' }, h('button', { class: 'quiet', 'data-testid': 'resign', onclick: () => { this.confirmResign = true; this.render(); } }, t('resign.button')));
+      return h(
+        'div',
+        { class: 'resign' },
+        h(
+          'button',
+          {
+            class: 'quiet',
+            'data-testid': 'resign',
+            onclick: () => {
+              this.confirmResign = true;
+              this.render();
+            },
+          },
+          t('resign.button'),
+        ),
+      );
     }
     return h(
       'div',
       { class: 'resign' },
       h('span', {}, t('resign.confirm')),
-      h('button', { class: 'danger', 'data-testid': 'resign-yes', onclick: () => { this.confirmResign = false; this.act({ type: 'resign' }); } }, t('resign.yes')),
-      h('button', { 'data-testid': 'resign-no', onclick: () => { this.confirmResign = false; this.render(); } }, t('resign.no')),
+      h(
+        'button',
+        {
+          class: 'danger',
+          'data-testid': 'resign-yes',
+          onclick: () => {
+            this.confirmResign = false;
+            this.act({ type: 'resign' });
+          },
+        },
+        t('resign.yes'),
+      ),
+      h(
+        'button',
+        {
+          'data-testid': 'resign-no',
+          onclick: () => {
+            this.confirmResign = false;
+            this.render();
+          },
+        },
+        t('resign.no'),
+      ),
     );
   }
 }

@@ -114,7 +114,11 @@ export function renderTrail(view) {
       items,
       view.outcome || view.trail.some((p) => p.card === 42)
         ? null
-        : h('li', { class: 'trail-card goal', 'aria-hidden': 'true' }, h('span', { class: 'card' }, h('span', { class: 'num' }, '→42'))),
+        : h(
+            'li',
+            { class: 'trail-card goal', 'aria-hidden': 'true' },
+            h('span', { class: 'card' }, h('span', { class: 'num' }, '→42')),
+          ),
     ),
   );
 }
@@ -148,7 +152,12 @@ export function renderDecks(view, legal, onDraw) {
       }
       return h(
         'div',
-        { class: ['deck', deck.size === 0 ? 'empty' : null], 'data-testid': `deck-${deck.deck}`, 'aria-label': label, role: 'group' },
+        {
+          class: ['deck', deck.size === 0 ? 'empty' : null],
+          'data-testid': `deck-${deck.deck}`,
+          'aria-label': label,
+          role: 'group',
+        },
         body,
       );
     }),
@@ -176,7 +185,11 @@ export function renderSeats(view, room, me, deadline) {
         h('span', { class: 'seat-hand', 'data-testid': `hand-size-${role}` }, t('seat.hand', { n: size })),
         here ? null : h('span', { class: 'visually-hidden' }, t('seat.away')),
         room?.clock?.role === role && !view.outcome
-          ? h('span', { class: 'clock', 'data-testid': 'clock', 'data-deadline': deadline, role: 'timer' }, clockText(deadline - Date.now()))
+          ? h(
+              'span',
+              { class: 'clock', 'data-testid': 'clock', 'data-deadline': deadline, role: 'timer' },
+              clockText(deadline - Date.now()),
+            )
           : null,
         mover === role ? h('span', { class: 'turn-mark' }, t('seat.toMove')) : null,
       );

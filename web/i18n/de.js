@@ -15,7 +15,8 @@ export default {
   'role.subject.marshal': 'Die Polizeichefin',
   'role.subject.you': 'Du',
 
-  'landing.tagline': 'Ein Kartenspiel für zwei. Der Flüchtende legt eine Reihe verdeckter Verstecke von 0 in Richtung 42; die Polizeichefin nennt Zahlen, um sie aufzudecken, bevor er entkommt.',
+  'landing.tagline':
+    'Ein Kartenspiel für zwei. Der Flüchtende legt eine Reihe verdeckter Verstecke von 0 in Richtung 42; die Polizeichefin nennt Zahlen, um sie aufzudecken, bevor er entkommt.',
   'landing.create': 'Neues Spiel',
   'landing.role': 'Deine Rolle',
   'landing.random': 'Zufällig',
@@ -33,7 +34,8 @@ export default {
   'rules.exactly_two': 'Erster Zug: genau zwei Verstecke',
   'rules.exactly_two.help': 'Wie in der englischen Kurzanleitung und auf Board Game Arena.',
   'rules.pass_bonus': 'Passen bringt eine Bonuskarte',
-  'rules.pass_bonus.help': 'Passt der Flüchtende, zieht er zusätzlich eine Karte vom niedrigsten Stapel, der nicht leer ist (zweite Auflage).',
+  'rules.pass_bonus.help':
+    'Passt der Flüchtende, zieht er zusätzlich eine Karte vom niedrigsten Stapel, der nicht leer ist (zweite Auflage).',
   'landing.clock': 'Zugzeit',
   'landing.clockHelp': 'Wer seine Zeit überschreitet, verliert das Spiel.',
   'clock.none': 'Keine Zugzeit',
@@ -99,7 +101,8 @@ export default {
   'status.marshal.guess': 'Die Polizeichefin überlegt ihren Tipp.',
   'status.marshal.manhunt': 'Hetzjagd! Die Polizeichefin nennt eine Zahl nach der anderen.',
   'manhunt.title': 'Hetzjagd',
-  'manhunt.explain': 'Der Flüchtende hat die 42 gespielt, und kein Versteck von 30 oder höher wurde gefunden. Jede richtige Zahl deckt ein Versteck auf; findet sie alle, ist er gefasst, beim ersten Fehler entkommt er.',
+  'manhunt.explain':
+    'Der Flüchtende hat die 42 gespielt, und kein Versteck von 30 oder höher wurde gefunden. Jede richtige Zahl deckt ein Versteck auf; findet sie alle, ist er gefasst, beim ersten Fehler entkommt er.',
 
   'trail.title': 'Kartenreihe',
   'trail.position': 'Platz {n}',
@@ -165,7 +168,10 @@ export default {
   'log.placedYouNoSprint': 'Du hast Versteck {card} auf Platz {position} gelegt.',
   'log.placedCard': 'Der Flüchtende hat Versteck {card} auf Platz {position} gelegt, mit den Sprintkarten {sprints}.',
   'log.placedCardNoSprint': 'Der Flüchtende hat Versteck {card} auf Platz {position} gelegt.',
-  'log.placed': { one: 'Der Flüchtende hat ein Versteck auf Platz {position} gelegt, mit 1 Sprintkarte.', other: 'Der Flüchtende hat ein Versteck auf Platz {position} gelegt, mit {n} Sprintkarten.' },
+  'log.placed': {
+    one: 'Der Flüchtende hat ein Versteck auf Platz {position} gelegt, mit 1 Sprintkarte.',
+    other: 'Der Flüchtende hat ein Versteck auf Platz {position} gelegt, mit {n} Sprintkarten.',
+  },
   'log.placedNoSprint': 'Der Flüchtende hat ein Versteck auf Platz {position} gelegt.',
   'log.placed42': 'Der Flüchtende hat die 42 auf Platz {position} gespielt!',
   'log.passedYou': 'Du hast gepasst.',
@@ -174,7 +180,10 @@ export default {
   'log.turnEnded': 'Der Flüchtende hat seinen ersten Zug beendet.',
   'log.guessRight': '{who}: {numbers} geraten – richtig!',
   'log.guessWrong': '{who}: {numbers} geraten – falsch.',
-  'log.revealed': { one: 'Versteck {card} auf Platz {position} ist aufgedeckt, mit der Sprintkarte {sprints}.', other: 'Versteck {card} auf Platz {position} ist aufgedeckt, mit den Sprintkarten {sprints}.' },
+  'log.revealed': {
+    one: 'Versteck {card} auf Platz {position} ist aufgedeckt, mit der Sprintkarte {sprints}.',
+    other: 'Versteck {card} auf Platz {position} ist aufgedeckt, mit den Sprintkarten {sprints}.',
+  },
   'log.revealedNoSprint': 'Versteck {card} auf Platz {position} ist aufgedeckt.',
   'log.manhunt': 'Hetzjagd! Das höchste gefundene Versteck ist {h}.',
   'log.resigned': '{who}: aufgegeben.',

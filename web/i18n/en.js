@@ -15,7 +15,8 @@ export default {
   'role.subject.marshal': 'The Marshal',
   'role.subject.you': 'You',
 
-  'landing.tagline': 'A card game for two. The Fugitive lays a trail of hidden hideouts from 0 towards 42; the Marshal names numbers to uncover them before he escapes.',
+  'landing.tagline':
+    'A card game for two. The Fugitive lays a trail of hidden hideouts from 0 towards 42; the Marshal names numbers to uncover them before he escapes.',
   'landing.create': 'New game',
   'landing.role': 'Your role',
   'landing.random': 'Random',
@@ -33,7 +34,8 @@ export default {
   'rules.exactly_two': 'First turn: exactly two hideouts',
   'rules.exactly_two.help': 'As in the English quick rules and on Board Game Arena.',
   'rules.pass_bonus': 'A pass draws a bonus card',
-  'rules.pass_bonus.help': 'When the Fugitive passes, he also draws a card from the lowest deck that is not empty (second edition).',
+  'rules.pass_bonus.help':
+    'When the Fugitive passes, he also draws a card from the lowest deck that is not empty (second edition).',
   'landing.clock': 'Turn clock',
   'landing.clockHelp': 'A player whose time runs out loses the game.',
   'clock.none': 'No clock',
@@ -99,7 +101,8 @@ export default {
   'status.marshal.guess': 'The Marshal is choosing her guess.',
   'status.marshal.manhunt': 'Manhunt! The Marshal names one number at a time.',
   'manhunt.title': 'Manhunt',
-  'manhunt.explain': 'The Fugitive played 42 with no hideout of 30 or more found. Each right number turns a hideout face up; finding all of them catches him, the first miss lets him escape.',
+  'manhunt.explain':
+    'The Fugitive played 42 with no hideout of 30 or more found. Each right number turns a hideout face up; finding all of them catches him, the first miss lets him escape.',
 
   'trail.title': 'Trail',
   'trail.position': 'Position {n}',
@@ -165,7 +168,10 @@ export default {
   'log.placedYouNoSprint': 'You placed hideout {card} at position {position}.',
   'log.placedCard': 'The Fugitive placed hideout {card} at position {position}, sprinting with {sprints}.',
   'log.placedCardNoSprint': 'The Fugitive placed hideout {card} at position {position}.',
-  'log.placed': { one: 'The Fugitive placed a hideout at position {position} with 1 sprint card.', other: 'The Fugitive placed a hideout at position {position} with {n} sprint cards.' },
+  'log.placed': {
+    one: 'The Fugitive placed a hideout at position {position} with 1 sprint card.',
+    other: 'The Fugitive placed a hideout at position {position} with {n} sprint cards.',
+  },
   'log.placedNoSprint': 'The Fugitive placed a hideout at position {position}.',
   'log.placed42': 'The Fugitive played 42 at position {position}!',
   'log.passedYou': 'You passed.',
@@ -174,7 +180,10 @@ export default {
   'log.turnEnded': 'The Fugitive ended his first turn.',
   'log.guessRight': '{who} guessed {numbers}: right!',
   'log.guessWrong': '{who} guessed {numbers}: wrong.',
-  'log.revealed': { one: 'Hideout {card} at position {position} is revealed, with sprint card {sprints}.', other: 'Hideout {card} at position {position} is revealed, with sprint cards {sprints}.' },
+  'log.revealed': {
+    one: 'Hideout {card} at position {position} is revealed, with sprint card {sprints}.',
+    other: 'Hideout {card} at position {position} is revealed, with sprint cards {sprints}.',
+  },
   'log.revealedNoSprint': 'Hideout {card} at position {position} is revealed.',
   'log.manhunt': 'Manhunt! The highest hideout found is {h}.',
   'log.resigned': '{who} resigned.',

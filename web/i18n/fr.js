@@ -15,7 +15,8 @@ export default {
   'role.subject.marshal': 'La Marshall',
   'role.subject.you': 'Tu',
 
-  'landing.tagline': 'Un jeu de cartes à deux. Le Fugitif pose une rangée de cachettes face cachée, de 0 vers 42 ; la Marshall annonce des nombres pour les découvrir avant qu’il ne s’échappe.',
+  'landing.tagline':
+    'Un jeu de cartes à deux. Le Fugitif pose une rangée de cachettes face cachée, de 0 vers 42 ; la Marshall annonce des nombres pour les découvrir avant qu’il ne s’échappe.',
   'landing.create': 'Nouvelle partie',
   'landing.role': 'Ton rôle',
   'landing.random': 'Au hasard',
@@ -33,7 +34,8 @@ export default {
   'rules.exactly_two': 'Premier tour : exactement deux cachettes',
   'rules.exactly_two.help': 'Comme dans les règles rapides anglaises et sur Board Game Arena.',
   'rules.pass_bonus': 'Passer donne une carte bonus',
-  'rules.pass_bonus.help': 'Quand le Fugitif passe, il pioche aussi une carte dans le plus petit paquet non vide (deuxième édition).',
+  'rules.pass_bonus.help':
+    'Quand le Fugitif passe, il pioche aussi une carte dans le plus petit paquet non vide (deuxième édition).',
   'landing.clock': 'Temps par tour',
   'landing.clockHelp': 'Un joueur qui dépasse son temps perd la partie.',
   'clock.none': 'Pas de limite',
@@ -48,7 +50,8 @@ export default {
   'share.youAre.fugitive': 'Tu joues le Fugitif.',
   'share.youAre.marshal': 'Tu joues la Marshall.',
   'share.invite': 'Lien d’invitation',
-  'share.inviteHelp': 'Envoie-le à ton adversaire. Il ne sert qu’une fois : la première personne qui l’ouvre prend l’autre place.',
+  'share.inviteHelp':
+    'Envoie-le à ton adversaire. Il ne sert qu’une fois : la première personne qui l’ouvre prend l’autre place.',
   'share.spectate': 'Lien spectateur',
   'share.spectateHelp': 'Avec ce lien, on peut regarder la partie et ne voir que ce qui est public.',
   'share.copy': 'Copier',
@@ -99,7 +102,8 @@ export default {
   'status.marshal.guess': 'La Marshall prépare son annonce.',
   'status.marshal.manhunt': 'Chasse à l’homme ! La Marshall annonce un nombre à la fois.',
   'manhunt.title': 'Chasse à l’homme',
-  'manhunt.explain': 'Le Fugitif a joué le 42 sans qu’aucune cachette de 30 ou plus n’ait été trouvée. Chaque bon nombre révèle une cachette ; si elle les trouve toutes, il est pris, à la première erreur il s’échappe.',
+  'manhunt.explain':
+    'Le Fugitif a joué le 42 sans qu’aucune cachette de 30 ou plus n’ait été trouvée. Chaque bon nombre révèle une cachette ; si elle les trouve toutes, il est pris, à la première erreur il s’échappe.',
 
   'trail.title': 'Rangée',
   'trail.position': 'Place {n}',
@@ -131,7 +135,8 @@ export default {
   'place.why.tooFar': '{card} est {distance} au-dessus de {last} : il te faut un sprint de +{need}, tu as +{have}.',
   'place.why.unreachable': '{card} est trop loin : tes autres cartes n’atteignent pas un sprint de +{need}.',
   'place.why.sprint42': 'Le 42 ne peut pas servir de carte Sprint.',
-  'place.why.noSecond': 'Après {card}, tu ne pourrais pas poser de deuxième cachette, et le premier tour en demande deux.',
+  'place.why.noSecond':
+    'Après {card}, tu ne pourrais pas poser de deuxième cachette, et le premier tour en demande deux.',
   'place.why.oneOf': 'Au premier tour, {card} demande l’une de ces combinaisons de sprint : {sets}.',
   'place.button': 'Poser la cachette',
   'place.buttonCard': 'Poser la cachette {card}',
@@ -165,7 +170,10 @@ export default {
   'log.placedYouNoSprint': 'Tu as posé la cachette {card} en place {position}.',
   'log.placedCard': 'Le Fugitif a posé la cachette {card} en place {position}, en sprintant avec {sprints}.',
   'log.placedCardNoSprint': 'Le Fugitif a posé la cachette {card} en place {position}.',
-  'log.placed': { one: 'Le Fugitif a posé une cachette en place {position} avec 1 carte Sprint.', other: 'Le Fugitif a posé une cachette en place {position} avec {n} cartes Sprint.' },
+  'log.placed': {
+    one: 'Le Fugitif a posé une cachette en place {position} avec 1 carte Sprint.',
+    other: 'Le Fugitif a posé une cachette en place {position} avec {n} cartes Sprint.',
+  },
   'log.placedNoSprint': 'Le Fugitif a posé une cachette en place {position}.',
   'log.placed42': 'Le Fugitif a joué le 42 en place {position} !',
   'log.passedYou': 'Tu as passé.',
@@ -174,7 +182,10 @@ export default {
   'log.turnEnded': 'Le Fugitif a terminé son premier tour.',
   'log.guessRight': '{who} : {numbers} annoncé – juste !',
   'log.guessWrong': '{who} : {numbers} annoncé – faux.',
-  'log.revealed': { one: 'La cachette {card} en place {position} est révélée, avec la carte Sprint {sprints}.', other: 'La cachette {card} en place {position} est révélée, avec les cartes Sprint {sprints}.' },
+  'log.revealed': {
+    one: 'La cachette {card} en place {position} est révélée, avec la carte Sprint {sprints}.',
+    other: 'La cachette {card} en place {position} est révélée, avec les cartes Sprint {sprints}.',
+  },
   'log.revealedNoSprint': 'La cachette {card} en place {position} est révélée.',
   'log.manhunt': 'Chasse à l’homme ! La plus haute cachette trouvée est {h}.',
   'log.resigned': '{who} : abandon.',

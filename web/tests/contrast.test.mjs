@@ -7,7 +7,9 @@ const css = await readFile(new URL('../style.css', import.meta.url), 'utf8');
 const vars = Object.fromEntries([...css.matchAll(/--([\w-]+):\s*(#[0-9a-fA-F]{6})/g)].map((m) => [m[1], m[2]]));
 
 function luminance(hex) {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
@@ -18,7 +20,9 @@ export function contrast(a, b) {
 
 // [text, background] pairs as the stylesheet uses them.
 const PAIRS = [
-  ...['text', 'muted', 'fugitive', 'marshal', 'ok', 'no', 'focus'].flatMap((fg) => ['bg', 'panel', 'panel-2'].map((bg) => [fg, bg])),
+  ...['text', 'muted', 'fugitive', 'marshal', 'ok', 'no', 'focus'].flatMap((fg) =>
+    ['bg', 'panel', 'panel-2'].map((bg) => [fg, bg]),
+  ),
   ['paper-ink', 'paper'],
   ['paper-ink', 'secret'],
   ['back-ink', 'back'],
@@ -45,6 +49,8 @@ test('colours written out in the stylesheet reach 4.5:1', () => {
 });
 
 test('text colours reach 4.5:1 on their backgrounds (WCAG AA)', () => {
-  const failing = PAIRS.map(([fg, bg]) => [fg, bg, contrast(vars[fg], vars[bg])]).filter(([, , ratio]) => !(ratio >= 4.5));
+  const failing = PAIRS.map(([fg, bg]) => [fg, bg, contrast(vars[fg], vars[bg])]).filter(
+    ([, , ratio]) => !(ratio >= 4.5),
+  );
   assert.deepEqual(failing, []);
 });

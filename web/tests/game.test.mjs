@@ -10,7 +10,19 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, createRoom, readTable, waitForTurn, acting, draw, place, guess, shot } from './harness.mjs';
+import {
+  startServer,
+  launchBrowser,
+  newPlayer,
+  createRoom,
+  readTable,
+  waitForTurn,
+  acting,
+  draw,
+  place,
+  guess,
+  shot,
+} from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
 let server;
@@ -29,7 +41,14 @@ after(async () => {
 const last = (table) => table.trail.at(-1).card;
 const hiddenOf = (table) => table.trail.filter((p) => !p.faceUp).map((p) => p.card);
 const deckSizes = (page) =>
-  page.evaluate(() => Object.fromEntries([1, 2, 3].map((d) => [d, Number(document.querySelector(`[data-testid=deck-size-${d}]`).textContent.match(/\d+/)[0])])));
+  page.evaluate(() =>
+    Object.fromEntries(
+      [1, 2, 3].map((d) => [
+        d,
+        Number(document.querySelector(`[data-testid=deck-size-${d}]`).textContent.match(/\d+/)[0]),
+      ]),
+    ),
+  );
 
 /// Every number the page's DOM carries as a card, and any face-down trail card that shows a face.
 function leaksIn(page, hidden) {
@@ -50,13 +69,22 @@ function leaksIn(page, hidden) {
 async function checkSecrets(fugitive, marshal, watcher) {
   const table = await readTable(fugitive);
   const hidden = hiddenOf(table);
-  assert.ok(hidden.every((c) => c !== null), 'the Fugitive sees all his hideouts (R19)');
-  await watcher.waitForFunction((n) => document.querySelectorAll('[data-testid=log] > li').length === n, table.log, { timeout: 15000 });
+  assert.ok(
+    hidden.every((c) => c !== null),
+    'the Fugitive sees all his hideouts (R19)',
+  );
+  await watcher.waitForFunction((n) => document.querySelectorAll('[data-testid=log] > li').length === n, table.log, {
+    timeout: 15000,
+  });
   assert.deepEqual(await leaksIn(watcher, hidden), [], 'spectator sees a face-down hideout (R21)');
   assert.deepEqual(await leaksIn(marshal, hidden), [], 'Marshal sees a face-down hideout (R20)');
   const seen = await readTable(watcher);
   assert.equal(seen.trail.length, table.trail.length);
-  assert.deepEqual(seen.trail.map((p) => p.sprintCount), table.trail.map((p) => p.sprintCount), 'sprint counts are public (R10)');
+  assert.deepEqual(
+    seen.trail.map((p) => p.sprintCount),
+    table.trail.map((p) => p.sprintCount),
+    'sprint counts are public (R10)',
+  );
   return hidden;
 }
 
@@ -65,7 +93,10 @@ async function marshalDraws(marshal) {
   await waitForTurn(marshal, 'draw');
   while ((await readTable(marshal)).phase === 'draw') {
     const sizes = await deckSizes(marshal);
-    await draw(marshal, [1, 2, 3].find((d) => sizes[d] > 0));
+    await draw(
+      marshal,
+      [1, 2, 3].find((d) => sizes[d] > 0),
+    );
   }
   await waitForTurn(marshal, 'guess');
 }
@@ -151,7 +182,10 @@ test('two players play two games by link, with a spectator following', async () 
         const before = await readTable(page);
         await page.reload();
         await page.getByTestId('room').waitFor();
-        await page.waitForFunction((v) => Number(document.querySelector('[data-testid=room]').dataset.version) >= v, before.version);
+        await page.waitForFunction(
+          (v) => Number(document.querySelector('[data-testid=room]').dataset.version) >= v,
+          before.version,
+        );
         const again = await readTable(page);
         assert.deepEqual({ ...again, status: null }, { ...before, status: null }, 'reload resumes the same state');
       }
@@ -178,7 +212,10 @@ test('two players play two games by link, with a spectator following', async () 
     await waitForTurn(page, 'over');
     assert.equal((await readTable(page)).winner, 'fugitive');
     const trail = (await readTable(page)).trail;
-    assert.ok(trail.every((p) => p.card !== null), 'the whole trail is shown after the end (R18)');
+    assert.ok(
+      trail.every((p) => p.card !== null),
+      'the whole trail is shown after the end (R18)',
+    );
   }
   assert.match(await F.getByTestId('status').textContent(), /You win/);
   assert.match(await M.getByTestId('status').textContent(), /You lose/);

@@ -32,22 +32,35 @@ export async function startServer() {
   const dir = await mkdtemp(path.join(tmpdir(), 'fugitive-web-test-'));
   const url = `http://127.0.0.1:${port}`;
   const args = [
-    '--addr', `127.0.0.1:${port}`,
-    '--database-url', `sqlite://${path.join(dir, 'fugitive.db')}`,
-    '--web-dir', WEB_DIR,
-    '--allowed-origins', url,
+    '--addr',
+    `127.0.0.1:${port}`,
+    '--database-url',
+    `sqlite://${path.join(dir, 'fugitive.db')}`,
+    '--web-dir',
+    WEB_DIR,
+    '--allowed-origins',
+    url,
   ];
   let output = '';
   let child;
   let exited;
   async function launch() {
-    child = spawn(SERVER_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' } });
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child = spawn(SERVER_BIN, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+    });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     exited = new Promise((resolve) => child.once('exit', resolve));
     for (let i = 0; i < 300; i += 1) {
       if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok).catch(() => false);
+      const ok = await fetch(`${url}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false);
       if (ok) return;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -77,13 +90,25 @@ export async function startServer() {
 export function launchBrowser() {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }
 
 /// A player (or spectator) in their own browser context, like a separate person.
 export async function newPlayer(browser, { viewport = { width: 1280, height: 900 }, locale = 'en-US' } = {}) {
-  const context = await browser.newContext({ viewport, locale, hasTouch: viewport.width < 600, isMobile: viewport.width < 600 });
+  const context = await browser.newContext({
+    viewport,
+    locale,
+    hasTouch: viewport.width < 600,
+    isMobile: viewport.width < 600,
+  });
   return watchErrors(await context.newPage());
 }
 
@@ -117,7 +142,9 @@ export function readTable(page) {
       card: num(li.querySelector('.card.face')?.dataset.card),
       sprintCount: Number(li.dataset.sprintCount),
     }));
-    const hand = [...document.querySelectorAll('[data-testid=hand] .card[data-card]')].map((el) => Number(el.dataset.card));
+    const hand = [...document.querySelectorAll('[data-testid=hand] .card[data-card]')].map((el) =>
+      Number(el.dataset.card),
+    );
     return {
       viewer: room.dataset.viewer,
       phase: room.dataset.phase,

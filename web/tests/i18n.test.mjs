@@ -21,13 +21,19 @@ for (const [lang, strings] of Object.entries(others)) {
       const want = [...new Set(forms(value).flatMap(placeholders))].sort();
       const got = [...new Set(forms(other).flatMap(placeholders))].sort();
       // A singular form may spell the number out ("1 card"), so compare the union of forms.
-      assert.deepEqual(got.filter((p) => p !== 'n'), want.filter((p) => p !== 'n'), `${key}: placeholders`);
+      assert.deepEqual(
+        got.filter((p) => p !== 'n'),
+        want.filter((p) => p !== 'n'),
+        `${key}: placeholders`,
+      );
     }
   });
 
   test(`${lang} strings are not copies of the English ones`, () => {
     // Proper nouns and symbols may stay the same; whole sentences may not.
-    const same = Object.keys(en).filter((k) => typeof en[k] === 'string' && en[k] === strings[k] && en[k].includes(' '));
+    const same = Object.keys(en).filter(
+      (k) => typeof en[k] === 'string' && en[k] === strings[k] && en[k].includes(' '),
+    );
     assert.deepEqual(same, []);
   });
 }

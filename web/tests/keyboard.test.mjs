@@ -57,7 +57,9 @@ test('a game played by keyboard alone, announced to screen readers', async () =>
   await press(fugitive, 'end-turn');
 
   await waitForTurn(marshal, 'draw');
-  await marshal.waitForFunction(() => /Your turn: draw 2 cards/.test(document.querySelector('[data-testid=live]').textContent));
+  await marshal.waitForFunction(() =>
+    /Your turn: draw 2 cards/.test(document.querySelector('[data-testid=live]').textContent),
+  );
   assert.match(await live(marshal), /The Fugitive ended his first turn/);
   await press(marshal, 'deck-1');
   // The focus stays on the deck across the re-render, so a second Enter draws again.
@@ -70,7 +72,9 @@ test('a game played by keyboard alone, announced to screen readers', async () =>
 
   await waitForTurn(marshal, 'over');
   assert.equal((await readTable(marshal)).winner, 'marshal');
-  await fugitive.waitForFunction(() => /The Marshal wins/.test(document.querySelector('[data-testid=live]').textContent));
+  await fugitive.waitForFunction(() =>
+    /The Marshal wins/.test(document.querySelector('[data-testid=live]').textContent),
+  );
   assert.match(await live(fugitive), new RegExp(`Hideout ${first.hideout} at position 1 is revealed`));
   for (const page of [fugitive, marshal]) assert.deepEqual(page.errors, []);
 });

@@ -4,7 +4,17 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, readTable, waitForTurn, acting, draw, place, guess } from './harness.mjs';
+import {
+  startServer,
+  launchBrowser,
+  newPlayer,
+  readTable,
+  waitForTurn,
+  acting,
+  draw,
+  place,
+  guess,
+} from './harness.mjs';
 import { plan } from './planner.mjs';
 
 let server;
@@ -64,5 +74,13 @@ test('exactly two opening hideouts and the pass bonus, with reasons for illegal 
   await acting(fugitive, () => fugitive.getByTestId('pass').click());
   assert.equal((await readTable(fugitive)).hand.length, before + 2, 'a pass draws a bonus card (R11a)');
   assert.equal((await readTable(marshal)).phase, 'draw');
-  for (const page of [fugitive, marshal]) assert.deepEqual(page.errors, []);
+
+  // A seat link whose token is not this room's: a clear notice, and the public table.
+  const stranger = await newPlayer(browser);
+  const room = new URL(invite);
+  await stranger.goto(`${room.origin}${room.pathname}#seat=bm90LWEtdG9rZW4`);
+  await stranger.getByTestId('room').waitFor();
+  await stranger.getByTestId('notice').waitFor();
+  assert.equal((await readTable(stranger)).viewer, 'spectator');
+  for (const page of [fugitive, marshal, stranger]) assert.deepEqual(page.errors, []);
 });

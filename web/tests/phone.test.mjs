@@ -5,7 +5,20 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, watchErrors, createRoom, readTable, waitForTurn, acting, draw, place, guess, shot } from './harness.mjs';
+import {
+  startServer,
+  launchBrowser,
+  newPlayer,
+  watchErrors,
+  createRoom,
+  readTable,
+  waitForTurn,
+  acting,
+  draw,
+  place,
+  guess,
+  shot,
+} from './harness.mjs';
 import { plan } from './planner.mjs';
 
 const PHONE = { width: 390, height: 844 };
@@ -32,7 +45,8 @@ function layoutProblems(page) {
     for (const el of document.querySelectorAll('button, a.button, select, .choice, input[type=text]')) {
       const box = el.getBoundingClientRect();
       if (box.width === 0 && box.height === 0) continue; // not shown
-      if (box.width < 44 || box.height < 44) problems.push(`${el.dataset.testid ?? el.textContent.trim()}: ${box.width}×${box.height}`);
+      if (box.width < 44 || box.height < 44)
+        problems.push(`${el.dataset.testid ?? el.textContent.trim()}: ${box.width}×${box.height}`);
     }
     return problems;
   });
@@ -45,7 +59,11 @@ test('a game on two phones, through a server restart and a closed tab', async ()
   await shot(alice, '20-phone-landing');
   const { invite, spectate } = await createRoom(alice, server.url, 'marshal');
   await alice.getByTestId('opponent-missing').waitFor();
-  assert.equal(await alice.getByTestId('link-invite').inputValue(), invite, 'the table offers the invitation until it is used');
+  assert.equal(
+    await alice.getByTestId('link-invite').inputValue(),
+    invite,
+    'the table offers the invitation until it is used',
+  );
 
   const bob = await newPlayer(browser, { viewport: PHONE });
   await bob.goto(invite);
@@ -76,7 +94,11 @@ test('a game on two phones, through a server restart and a closed tab', async ()
   const snapshot = await readTable(M);
   await server.restart();
   for (const page of [F, M]) {
-    await page.waitForFunction(() => document.querySelector('[data-testid=connection]') === null && document.querySelector('[data-testid=room]'), null, { timeout: 30000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=connection]') === null && document.querySelector('[data-testid=room]'),
+      null,
+      { timeout: 30000 },
+    );
   }
   await M.waitForFunction(() => document.querySelector('[data-testid=room]')?.dataset.phase === 'draw');
   assert.deepEqual({ ...(await readTable(M)), status: null }, { ...snapshot, status: null });

@@ -28,7 +28,10 @@ export function plan(hand, last, { no42 = false } = {}) {
   const near = spare.filter((c) => c > last && c - last <= 3);
   if (near.length) return { hideout: Math.max(...near), sprints: [] };
   for (const hideout of spare.filter((c) => c > last).sort((a, b) => a - b)) {
-    const sprints = sprintSet(spare.filter((c) => c !== hideout), hideout - last - 3);
+    const sprints = sprintSet(
+      spare.filter((c) => c !== hideout),
+      hideout - last - 3,
+    );
     if (sprints) return { hideout, sprints };
   }
   return null;
