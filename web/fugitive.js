@@ -38,6 +38,10 @@ function lastCard(view) {
   return 0;
 }
 
+function legalText(hideout, sprints, value) {
+  return sprints.length ? t('place.ok', { card: hideout, value }) : t('place.okNoSprint', { card: hideout });
+}
+
 /// Whether the selection is a legal placement, and a sentence saying why (not).
 export function checkPlacement(view, legal, selection) {
   const { hideout } = selection;
@@ -60,13 +64,13 @@ export function checkPlacement(view, legal, selection) {
   if (options.kind === 'one_of') {
     const key = sprints.join(',');
     if (options.sets.some((set) => set.join(',') === key)) {
-      return { ok: true, text: t('place.ok', { card: hideout, value: have }) };
+      return { ok: true, text: legalText(hideout, sprints, have) };
     }
     const shown = options.sets.slice(0, 4).map((set) => (set.length ? set.join('+') : t('place.noSprints')));
     return { ok: false, text: t('place.why.oneOf', { card: hideout, sets: list(shown) }) };
   }
   if (have >= options.value) {
-    return { ok: true, text: t('place.ok', { card: hideout, value: have }) };
+    return { ok: true, text: legalText(hideout, sprints, have) };
   }
   return {
     ok: false,

@@ -128,6 +128,7 @@ export default {
   'place.tagHideout': 'Versteck',
   'place.tagSprint': 'Sprint +{value}',
   'place.ok': 'Versteck {card} mit Sprint +{value}: ein erlaubter Zug.',
+  'place.okNoSprint': 'Versteck {card} ohne Sprintkarten: ein erlaubter Zug.',
   'place.noSprints': 'keine Sprintkarten',
   'place.noneLegal': 'Keine Karte deiner Hand kann jetzt als Versteck gelegt werden.',
   'place.why.notAbove': '{card} ist nicht höher als {last}, die letzte Karte der Reihe.',

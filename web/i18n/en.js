@@ -128,6 +128,7 @@ export default {
   'place.tagHideout': 'hideout',
   'place.tagSprint': 'sprint +{value}',
   'place.ok': 'Hideout {card} with sprint +{value}: a legal move.',
+  'place.okNoSprint': 'Hideout {card} without sprint cards: a legal move.',
   'place.noSprints': 'no sprint cards',
   'place.noneLegal': 'No hideout in your hand can be placed now.',
   'place.why.notAbove': '{card} is not above {last}, the last card of the trail.',

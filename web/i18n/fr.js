@@ -129,6 +129,7 @@ export default {
   'place.tagHideout': 'cachette',
   'place.tagSprint': 'sprint : +{value}',
   'place.ok': 'Cachette {card} avec sprint +{value} : coup autorisé.',
+  'place.okNoSprint': 'Cachette {card} sans carte Sprint : coup autorisé.',
   'place.noSprints': 'sans carte Sprint',
   'place.noneLegal': 'Aucune carte de ta main ne peut être posée maintenant.',
   'place.why.notAbove': '{card} n’est pas au-dessus de {last}, la dernière carte de la rangée.',

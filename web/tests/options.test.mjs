@@ -1,4 +1,4 @@
-// The rule options chosen on the landing page reach the game: under `exactly_two` the opening
+// The options chosen on the landing page reach the game: a turn clock; under `exactly_two` the opening
 // has no End turn after one hideout (R6); with `pass_bonus_draw` a pass draws a second card
 // (R11a). On the way, the Fugitive's move panel says why a pick is not legal.
 
@@ -36,6 +36,7 @@ test('exactly two opening hideouts and the pass bonus, with reasons for illegal 
   await fugitive.getByTestId('role-fugitive').check();
   await fugitive.getByTestId('opening-exactly_two').check();
   await fugitive.getByTestId('pass-bonus').check();
+  await fugitive.getByTestId('clock').selectOption('300');
   await fugitive.getByTestId('create').click();
   const invite = await fugitive.getByTestId('link-invite').inputValue();
   await fugitive.getByTestId('go-to-table').click();
@@ -44,6 +45,9 @@ test('exactly two opening hideouts and the pass bonus, with reasons for illegal 
   await marshal.getByTestId('room').waitFor();
 
   await waitForTurn(fugitive, 'opening');
+  // The turn clock runs on the side to move (R17).
+  assert.match(await fugitive.locator('[data-testid=seat-fugitive] [data-testid=clock]').textContent(), /^[45]:\d\d$/);
+  assert.equal(await marshal.locator('[data-testid=seat-marshal] [data-testid=clock]').count(), 0);
   let table = await readTable(fugitive);
   // His highest card (15 or more) picked without sprint cards is too far from 0: the panel says why.
   const far = Math.max(...table.hand.filter((c) => c !== 42));
