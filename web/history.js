@@ -30,12 +30,10 @@ export function describe(event, viewer) {
       return t(mine('fugitive') ? 'log.passedYou' : 'log.passed');
     case 'turn_ended':
       return t(mine('fugitive') ? 'log.turnEndedYou' : 'log.turnEnded');
-    case 'guessed':
-      return t(event.right ? 'log.guessRight' : 'log.guessWrong', {
-        who: mine('marshal') ? t('role.subject.you') : subject('marshal'),
-        numbers: list(event.numbers),
-        n: event.numbers.length,
-      });
+    case 'guessed': {
+      const key = event.right ? 'log.guessRight' : 'log.guessWrong';
+      return t(mine('marshal') ? `${key}You` : key, { who: subject('marshal'), numbers: list(event.numbers) });
+    }
     case 'revealed':
       return t(event.sprints.length ? 'log.revealed' : 'log.revealedNoSprint', {
         card: event.hideout,
@@ -46,9 +44,9 @@ export function describe(event, viewer) {
     case 'manhunt_started':
       return t('log.manhunt', { h: event.highest_revealed });
     case 'resigned':
-      return t('log.resigned', { who: mine(event.role) ? t('role.subject.you') : subject(event.role) });
+      return t(mine(event.role) ? 'log.resignedYou' : 'log.resigned', { who: subject(event.role) });
     case 'timed_out':
-      return t('log.timedOut', { who: mine(event.role) ? t('role.subject.you') : subject(event.role) });
+      return t(mine(event.role) ? 'log.timedOutYou' : 'log.timedOut', { who: subject(event.role) });
     case 'game_over':
       return `${t(`over.wins.${event.outcome.winner}`)} ${t(`reason.${event.outcome.reason}`)}`;
     default:

@@ -181,6 +181,8 @@ class RoomPage {
 
   render() {
     replace(this.root, this.msg ? this.table() : this.waiting());
+    const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
+    document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
     // The newest history entry is the one to see.
     const log = this.root.querySelector('.log');
     if (log) log.scrollTop = log.scrollHeight;

@@ -6,6 +6,7 @@ export default {
   'nav.language': 'Sprache',
   'howto.close': 'Schließen',
   'title.room': 'Spieltisch',
+  'title.yourTurn': 'Du bist am Zug',
   'notFound.title': 'Hier gibt es nichts.',
   'notFound.home': 'Ein Spiel erstellen',
 
@@ -13,7 +14,6 @@ export default {
   'role.marshal': 'Polizeichefin',
   'role.subject.fugitive': 'Der Flüchtende',
   'role.subject.marshal': 'Die Polizeichefin',
-  'role.subject.you': 'Du',
 
   'landing.tagline':
     'Ein Kartenspiel für zwei. Der Flüchtende legt eine Reihe verdeckter Verstecke von 0 in Richtung 42; die Polizeichefin nennt Zahlen, um sie aufzudecken, bevor er entkommt.',
@@ -179,16 +179,20 @@ export default {
   'log.passed': 'Der Flüchtende hat gepasst.',
   'log.turnEndedYou': 'Du hast deinen ersten Zug beendet.',
   'log.turnEnded': 'Der Flüchtende hat seinen ersten Zug beendet.',
-  'log.guessRight': '{who}: {numbers} geraten – richtig!',
-  'log.guessWrong': '{who}: {numbers} geraten – falsch.',
+  'log.guessRight': '{who} hat {numbers} geraten: richtig!',
+  'log.guessWrong': '{who} hat {numbers} geraten: falsch.',
+  'log.guessRightYou': 'Du hast {numbers} geraten: richtig!',
+  'log.guessWrongYou': 'Du hast {numbers} geraten: falsch.',
+  'log.resigned': '{who} hat aufgegeben.',
+  'log.resignedYou': 'Du hast aufgegeben.',
+  'log.timedOut': '{who} hat die Zeit überschritten.',
+  'log.timedOutYou': 'Du hast die Zeit überschritten.',
   'log.revealed': {
     one: 'Versteck {card} auf Platz {position} ist aufgedeckt, mit der Sprintkarte {sprints}.',
     other: 'Versteck {card} auf Platz {position} ist aufgedeckt, mit den Sprintkarten {sprints}.',
   },
   'log.revealedNoSprint': 'Versteck {card} auf Platz {position} ist aufgedeckt.',
   'log.manhunt': 'Hetzjagd! Das höchste gefundene Versteck ist {h}.',
-  'log.resigned': '{who}: aufgegeben.',
-  'log.timedOut': '{who}: Zeit abgelaufen.',
 
   'over.title': 'Spielende',
   'over.youWin': 'Du hast gewonnen!',

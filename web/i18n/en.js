@@ -6,6 +6,7 @@ export default {
   'nav.language': 'Language',
   'howto.close': 'Close',
   'title.room': 'Table',
+  'title.yourTurn': 'Your turn',
   'notFound.title': 'There is nothing here.',
   'notFound.home': 'Create a game',
 
@@ -13,7 +14,6 @@ export default {
   'role.marshal': 'Marshal',
   'role.subject.fugitive': 'The Fugitive',
   'role.subject.marshal': 'The Marshal',
-  'role.subject.you': 'You',
 
   'landing.tagline':
     'A card game for two. The Fugitive lays a trail of hidden hideouts from 0 towards 42; the Marshal names numbers to uncover them before he escapes.',
@@ -181,14 +181,18 @@ export default {
   'log.turnEnded': 'The Fugitive ended his first turn.',
   'log.guessRight': '{who} guessed {numbers}: right!',
   'log.guessWrong': '{who} guessed {numbers}: wrong.',
+  'log.guessRightYou': 'You guessed {numbers}: right!',
+  'log.guessWrongYou': 'You guessed {numbers}: wrong.',
+  'log.resigned': '{who} resigned.',
+  'log.resignedYou': 'You resigned.',
+  'log.timedOut': '{who} ran out of time.',
+  'log.timedOutYou': 'You ran out of time.',
   'log.revealed': {
     one: 'Hideout {card} at position {position} is revealed, with sprint card {sprints}.',
     other: 'Hideout {card} at position {position} is revealed, with sprint cards {sprints}.',
   },
   'log.revealedNoSprint': 'Hideout {card} at position {position} is revealed.',
   'log.manhunt': 'Manhunt! The highest hideout found is {h}.',
-  'log.resigned': '{who} resigned.',
-  'log.timedOut': '{who} ran out of time.',
 
   'over.title': 'Game over',
   'over.youWin': 'You win!',
