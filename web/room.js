@@ -88,7 +88,7 @@ class RoomPage {
     this.error = null;
     this.notice = null;
     this.confirmResign = false;
-    this.seats = null; // from GET /api/rooms/{room}
+    this.seats = null; // from GET /api/rooms/{room}, for a server whose states lack `room.seats`
     onLanguageChange(() => this.render());
     setInterval(tickClocks, 1000);
   }
@@ -117,7 +117,7 @@ class RoomPage {
 
   async refreshSeats() {
     const res = await fetch(`/api/rooms/${this.room}`).catch(() => null);
-    if (res?.ok) {
+    if (res?.ok && !this.msg?.room.seats) {
       this.seats = (await res.json()).seats;
       this.render();
     }
@@ -142,7 +142,8 @@ class RoomPage {
     } else {
       this.notes.selected.clear();
     }
-    if (this.seats && (!this.seats.fugitive || !this.seats.marshal)) this.refreshSeats();
+    if (msg.room.seats) this.seats = msg.room.seats;
+    else if (this.seats && (!this.seats.fugitive || !this.seats.marshal)) this.refreshSeats();
     this.tell(before, msg);
     this.render();
   }
