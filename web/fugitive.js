@@ -55,10 +55,11 @@ export function checkPlacement(view, legal, selection) {
   const placement = legal.placements.find((p) => p.hideout === hideout);
   if (!placement) {
     if (hideout <= last) return { ok: false, text: t('place.why.notAbove', { card: hideout, last }) };
-    if (view.rules.opening_hideouts === 'exactly_two' && view.phase.phase === 'opening') {
-      return { ok: false, text: t('place.why.noSecond', { card: hideout }) };
-    }
-    return { ok: false, text: t('place.why.unreachable', { card: hideout, need: hideout - last - 3 }) };
+    const need = hideout - last - 3;
+    const spare = (view.hands.fugitive.cards ?? []).filter((c) => c !== hideout && c !== 42);
+    const opening = view.phase.phase === 'opening' && view.rules.opening_hideouts === 'exactly_two';
+    if (opening && sprintTotal(spare) >= need) return { ok: false, text: t('place.why.noSecond', { card: hideout }) };
+    return { ok: false, text: t('place.why.unreachable', { card: hideout, need }) };
   }
   const options = placement.sprints;
   if (options.kind === 'one_of') {

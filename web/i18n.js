@@ -17,7 +17,8 @@ const listeners = new Set();
 function pick() {
   const stored = safeGet(STORAGE_KEY);
   if (stored && LANGUAGES[stored]) return stored;
-  for (const tag of navigator.languages ?? [navigator.language ?? 'en']) {
+  const browser = typeof navigator === 'undefined' ? {} : navigator;
+  for (const tag of browser.languages ?? [browser.language ?? 'en']) {
     const base = String(tag).slice(0, 2).toLowerCase();
     if (LANGUAGES[base]) return base;
   }
@@ -26,7 +27,7 @@ function pick() {
 
 function safeGet(key) {
   try {
-    return localStorage.getItem(key);
+    return globalThis.localStorage?.getItem(key) ?? null;
   } catch {
     return null;
   }
@@ -40,11 +41,11 @@ export function setLanguage(lang) {
   if (!LANGUAGES[lang] || lang === current) return;
   current = lang;
   try {
-    localStorage.setItem(STORAGE_KEY, lang);
+    globalThis.localStorage?.setItem(STORAGE_KEY, lang);
   } catch {
     // Private mode: the choice lasts for this page only.
   }
-  document.documentElement.lang = lang;
+  if (typeof document !== 'undefined') document.documentElement.lang = lang;
   for (const listener of listeners) listener(lang);
 }
 

@@ -1,0 +1,86 @@
+// The client's words without a browser: the Fugitive's move panel names the reason a pick is
+// illegal, from the server's LegalActions; every history entry reads as a full sentence in
+// every language, with nothing left unfilled.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setLanguage, LANGUAGES } from '../i18n.js';
+import { checkPlacement } from '../fugitive.js';
+import { describe as sentence } from '../history.js';
+
+const trail = (...cards) => cards.map((card) => ({ card, face_up: card === 0, sprint_count: 0, sprints: [] }));
+const HAND = [1, 2, 3, 8, 9, 12, 14, 15, 30, 42];
+const view = (cards, phase = { phase: 'place_or_pass' }, opening = 'one_or_two') => ({
+  viewer: 'fugitive',
+  hands: { fugitive: { size: HAND.length, cards: HAND }, marshal: { size: 0, cards: null } },
+  rules: { opening_hideouts: opening, pass_bonus_draw: false },
+  phase,
+  trail: trail(...cards),
+});
+const pick = (hideout, sprints = []) => ({ hideout, sprints: new Set(sprints) });
+const legal = (placements) => ({ placements, draws: [], pass: true, end_turn: false, guess: null });
+
+test('a placement the server allows is legal; the panel says why others are not (R9, R10, R11)', () => {
+  setLanguage('en');
+  const v = view([0, 3, 5]);
+  const l = legal([{ hideout: 12, sprints: { kind: 'at_least', value: 4, from: [1, 2, 8, 9, 14] } }]);
+  assert.equal(checkPlacement(v, l, pick(12, [2, 8])).ok, true);
+  assert.equal(checkPlacement(v, l, pick(12, [9, 14])).ok, false);
+  assert.match(checkPlacement(v, l, pick(12, [9, 14])).text, /12 is 7 above 5: you need sprint \+4, you have \+3/);
+  assert.match(checkPlacement(v, l, pick(4)).text, /4 is not above 5/);
+  assert.match(checkPlacement(v, l, pick(12, [42])).text, /42 cannot be used as a sprint card/);
+  assert.match(checkPlacement(v, l, pick(30)).text, /30 is too far/);
+  assert.equal(checkPlacement(v, l, pick(null, [2])).ok, false);
+  assert.match(checkPlacement(v, l, pick(12)).text, /you need sprint \+4, you have \+0/);
+});
+
+test('under exactly_two the first hideout must take one of the listed sprint sets (R6)', () => {
+  setLanguage('en');
+  const v = view([0], { phase: 'opening', placed: 0 }, 'exactly_two');
+  const l = legal([{ hideout: 5, sprints: { kind: 'one_of', sets: [[1], [2], [1, 2]] } }]);
+  assert.equal(checkPlacement(v, l, pick(5, [2])).ok, true);
+  assert.equal(checkPlacement(v, l, pick(5, [2, 3])).ok, false);
+  assert.match(checkPlacement(v, l, pick(5, [2, 3])).text, /one of these sprint sets: 1, 2, and 1\+2/);
+  // 15 is within reach of his other cards (1+2+1+2+1+2+2+2 = 13 ≥ 12): the second hideout is the problem.
+  assert.match(checkPlacement(v, l, pick(15)).text, /could not place a second hideout/);
+  assert.match(checkPlacement(v, l, pick(30)).text, /30 is too far/);
+});
+
+const EVENTS = [
+  { type: 'drew', role: 'fugitive', deck: 2, card: 17 },
+  { type: 'drew', role: 'marshal', deck: 1, card: null },
+  { type: 'drew', role: 'marshal', deck: 1, card: 9 },
+  { type: 'draw_skipped', role: 'marshal' },
+  { type: 'placed', position: 2, hideout: 12, sprint_count: 2, sprints: [4, 7] },
+  { type: 'placed', position: 2, hideout: 12, sprint_count: 0, sprints: [] },
+  { type: 'placed', position: 2, hideout: null, sprint_count: 1, sprints: null },
+  { type: 'placed', position: 2, hideout: null, sprint_count: 0, sprints: null },
+  { type: 'placed', position: 5, hideout: 42, sprint_count: 1, sprints: null },
+  { type: 'passed' },
+  { type: 'turn_ended' },
+  { type: 'guessed', numbers: [5, 17], right: false },
+  { type: 'guessed', numbers: [12], right: true },
+  { type: 'revealed', position: 2, hideout: 12, sprints: [4] },
+  { type: 'revealed', position: 2, hideout: 12, sprints: [4, 7] },
+  { type: 'revealed', position: 2, hideout: 12, sprints: [] },
+  { type: 'manhunt_started', highest_revealed: 12 },
+  { type: 'resigned', role: 'marshal' },
+  { type: 'timed_out', role: 'fugitive' },
+  { type: 'game_over', outcome: { winner: 'fugitive', reason: 'manhunt_survived' } },
+];
+
+test('every history entry is a filled-in sentence in every language, for every viewer (R8a, R13)', () => {
+  for (const lang of Object.keys(LANGUAGES)) {
+    setLanguage(lang);
+    for (const viewer of ['fugitive', 'marshal', 'spectator']) {
+      for (const event of EVENTS) {
+        const text = sentence(event, viewer);
+        assert.ok(text.length > 8, `${lang} ${viewer} ${event.type}: "${text}"`);
+        assert.doesNotMatch(text, /[{}]|undefined|null|\.\w+\./, `${lang} ${viewer} ${event.type}: "${text}"`);
+      }
+    }
+  }
+  setLanguage('en');
+  assert.equal(sentence(EVENTS[1], 'spectator'), 'The Marshal drew from deck 1.');
+  assert.equal(sentence(EVENTS[11], 'marshal'), 'You guessed 5 and 17: wrong.');
+  assert.equal(sentence(EVENTS[6], 'marshal'), 'The Fugitive placed a hideout at position 2 with 1 sprint card.');
+});
