@@ -3,7 +3,7 @@
 // the way a player does (clicks only).
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { access, mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,9 @@ function freePort() {
 
 /// Starts the server binary; resolves once `/healthz` answers.
 export async function startServer() {
+  await access(SERVER_BIN).catch(() => {
+    throw new Error(`no server binary at ${SERVER_BIN}: run \`cargo build -p fugitive-server\` or set FUGITIVE_SERVER_BIN`);
+  });
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), 'fugitive-web-test-'));
   const url = `http://127.0.0.1:${port}`;
