@@ -88,3 +88,10 @@ test('exactly two opening hideouts and the pass bonus, with reasons for illegal 
   assert.equal((await readTable(stranger)).viewer, 'spectator');
   for (const page of [fugitive, marshal, stranger]) assert.deepEqual(page.errors, []);
 });
+
+test('a room that does not exist says so instead of retrying forever', async () => {
+  const page = await newPlayer(browser);
+  await page.goto(`${server.url}/room/00000000-0000-4000-8000-000000000000`);
+  await page.getByTestId('connection').filter({ hasText: 'does not exist' }).waitFor();
+  assert.deepEqual(page.errors, []);
+});

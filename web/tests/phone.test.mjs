@@ -58,6 +58,10 @@ test('a game on two phones, through a server restart and a closed tab', async ()
   assert.deepEqual(await layoutProblems(alice), [], 'landing page');
   await shot(alice, '20-phone-landing');
   const { invite, spectate } = await createRoom(alice, server.url, 'marshal');
+  await alice.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await alice.getByTestId('copy-invite').click();
+  await alice.getByTestId('copy-invite').filter({ hasText: 'Copied' }).waitFor();
+  assert.equal(await alice.evaluate(() => navigator.clipboard.readText()), invite, 'the copy button copies the link');
   await alice.getByTestId('opponent-missing').waitFor();
   assert.equal(
     await alice.getByTestId('link-invite').inputValue(),
