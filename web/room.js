@@ -190,7 +190,15 @@ class RoomPage {
   }
 
   waiting() {
-    return h('div', { class: 'room loading' }, this.banner(), h('p', { class: 'status' }, t('room.connecting')));
+    const gone = this.status === 'gone';
+    return h(
+      'div',
+      { class: 'room loading' },
+      this.banner(),
+      gone
+        ? h('p', {}, h('a', { class: 'button primary', href: '/' }, t('notFound.home')))
+        : h('p', { class: 'status' }, t('room.connecting')),
+    );
   }
 
   banner() {
