@@ -19,6 +19,8 @@ CREATE TABLE seats (
     room_id TEXT NOT NULL REFERENCES rooms (id),
     seat BIGINT NOT NULL,
     token_hash TEXT,
+    -- When the seat was claimed: a turn clock runs only once both seats are.
+    claimed_at BIGINT,
     PRIMARY KEY (room_id, seat)
 );
 

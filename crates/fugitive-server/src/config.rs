@@ -9,11 +9,7 @@ use clap::Parser;
 /// The server's settings. `main` parses them from the command line and the environment; tests
 /// build them with [`Config::try_parse_from`].
 #[derive(Clone, Debug, Parser)]
-#[command(
-    name = "fugitive-server",
-    version,
-    about = "The Fugitive Online game server"
-)]
+#[command(name = "fugitive-server", version, about = "The Fugitive Online game server")]
 pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "FUGITIVE_ADDR", default_value = "127.0.0.1:8080")]
@@ -136,12 +132,9 @@ mod tests {
 
     #[test]
     fn listed_origins_replace_the_default() {
-        let config = Config::try_parse_from([
-            "x",
-            "--allowed-origins",
-            "https://a.example/,https://b.example",
-        ])
-        .unwrap();
+        let config =
+            Config::try_parse_from(["x", "--allowed-origins", "https://a.example/,https://b.example"])
+                .unwrap();
         let origins = Origins::new(&config, "127.0.0.1:8080".parse().unwrap());
         assert!(origins.allows(Some("https://a.example")));
         assert!(origins.allows(Some("https://b.example")));

@@ -38,9 +38,7 @@ pub struct Db {
 
 /// Unix time in milliseconds.
 pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 /// A room to create, with its first game.
@@ -73,6 +71,8 @@ pub struct StoredRoom {
     pub invite_hash: Option<String>,
     /// Each seat's token hash, if claimed.
     pub seats: [Option<String>; 2],
+    /// When the later of the two seats was claimed, once both are.
+    pub seated_at: Option<i64>,
     /// The current (latest) game with its actions.
     pub game: StoredGame,
     /// Accepted actions in the room's earlier games.
@@ -198,29 +198,18 @@ impl Db {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        for (seat, hash) in [
-            (Seat::Host, Some(room.host_token_hash.clone())),
-            (Seat::Guest, None),
-        ] {
-            sqlx::query("INSERT INTO seats (room_id, seat, token_hash) VALUES ($1, $2, $3)")
+        for (seat, hash) in [(Seat::Host, Some(room.host_token_hash.clone())), (Seat::Guest, None)] {
+            let claimed_at = hash.as_ref().map(|_| now);
+            sqlx::query("INSERT INTO seats (room_id, seat, token_hash, claimed_at) VALUES ($1, $2, $3, $4)")
                 .bind(&id)
                 .bind(seat.index() as i64)
                 .bind(hash)
+                .bind(claimed_at)
                 .execute(&mut *tx)
                 .await?;
         }
-        insert_game(
-            &mut tx,
-            &id,
-            1,
-            &Setup {
-                seed: room.seed,
-                rules: room.rules,
-            },
-            room.fugitive_seat,
-            now,
-        )
-        .await?;
+        insert_game(&mut tx, &id, 1, &Setup { seed: room.seed, rules: room.rules }, room.fugitive_seat, now)
+            .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -234,9 +223,11 @@ impl Db {
         let id = room.to_string();
         let mut tx = self.pool.begin().await?;
         let claimed = sqlx::query(
-            "UPDATE seats SET token_hash = $1 WHERE room_id = $2 AND seat = 1 AND token_hash IS NULL",
+            "UPDATE seats SET token_hash = $1, claimed_at = $2 \
+             WHERE room_id = $3 AND seat = 1 AND token_hash IS NULL",
         )
         .bind(token_hash)
+        .bind(now_ms())
         .bind(&id)
         .execute(&mut *tx)
         .await?
@@ -334,24 +325,24 @@ impl Db {
             return Ok(None);
         };
         let mut seats = [None, None];
-        let rows: Vec<(i64, Option<String>)> =
-            sqlx::query_as("SELECT seat, token_hash FROM seats WHERE room_id = $1")
+        let mut claimed = [None, None];
+        let rows: Vec<(i64, Option<String>, Option<i64>)> =
+            sqlx::query_as("SELECT seat, token_hash, claimed_at FROM seats WHERE room_id = $1")
                 .bind(&id)
                 .fetch_all(&self.pool)
                 .await?;
-        for (seat, hash) in rows {
-            seats[seat_of(seat)?.index()] = hash;
+        for (seat, hash, claimed_at) in rows {
+            let seat = seat_of(seat)?.index();
+            seats[seat] = hash;
+            claimed[seat] = claimed_at;
         }
-        let number: Option<i64> =
-            sqlx::query_scalar("SELECT MAX(game) FROM games WHERE room_id = $1")
-                .bind(&id)
-                .fetch_one(&self.pool)
-                .await?;
+        let seated_at = claimed[0].zip(claimed[1]).map(|(a, b): (i64, i64)| a.max(b));
+        let number: Option<i64> = sqlx::query_scalar("SELECT MAX(game) FROM games WHERE room_id = $1")
+            .bind(&id)
+            .fetch_one(&self.pool)
+            .await?;
         let number = number.ok_or_else(|| corrupt(format!("room {id} has no game")))?;
-        let game = self
-            .load_game(room, number as u64)
-            .await?
-            .ok_or_else(|| corrupt("game vanished"))?;
+        let game = self.load_game(room, number as u64).await?.ok_or_else(|| corrupt("game vanished"))?;
         let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM actions WHERE room_id = $1")
             .bind(&id)
             .fetch_one(&self.pool)
@@ -371,6 +362,7 @@ impl Db {
             turn_clock_secs: turn_clock_secs.map(|s| s as u64),
             invite_hash,
             seats,
+            seated_at,
             earlier_actions: total as u64 - game.actions.len() as u64,
             game,
             seqs,
@@ -416,10 +408,7 @@ impl Db {
             .collect::<Result<_, DbError>>()?;
         Ok(Some(StoredGame {
             number: number as u64,
-            setup: Setup {
-                seed,
-                rules: from_json(&rules)?,
-            },
+            setup: Setup { seed, rules: from_json(&rules)? },
             fugitive_seat: seat_of(fugitive_seat)?,
             started_at,
             finished_at,
@@ -443,21 +432,12 @@ impl Db {
         for id in &ids {
             let mut tx = self.pool.begin().await?;
             for table in ["actions", "games", "seats"] {
-                tx.execute(
-                    sqlx::query(&format!("DELETE FROM {table} WHERE room_id = $1")).bind(id),
-                )
-                .await?;
+                tx.execute(sqlx::query(&format!("DELETE FROM {table} WHERE room_id = $1")).bind(id)).await?;
             }
-            sqlx::query("DELETE FROM rooms WHERE id = $1")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query("DELETE FROM rooms WHERE id = $1").bind(id).execute(&mut *tx).await?;
             tx.commit().await?;
         }
-        Ok(ids
-            .iter()
-            .filter_map(|id| Uuid::parse_str(id).ok())
-            .collect())
+        Ok(ids.iter().filter_map(|id| Uuid::parse_str(id).ok()).collect())
     }
 
     /// The rooms with a turn clock whose current game is unfinished.
@@ -471,10 +451,7 @@ impl Db {
         )
         .fetch_all(&self.pool)
         .await?;
-        Ok(ids
-            .iter()
-            .filter_map(|id| Uuid::parse_str(id).ok())
-            .collect())
+        Ok(ids.iter().filter_map(|id| Uuid::parse_str(id).ok()).collect())
     }
 
     /// Whether a room exists.

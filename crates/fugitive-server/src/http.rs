@@ -7,6 +7,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -49,6 +50,9 @@ pub enum AppError {
     /// The request body is not what the endpoint takes.
     #[error("{0}")]
     BadRequest(String),
+    /// The request body is above the limit.
+    #[error("the request body is too large")]
+    TooLarge,
     /// No such room (or it expired).
     #[error("no such room")]
     RoomNotFound,
@@ -79,6 +83,7 @@ impl AppError {
     fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
             AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            AppError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
             AppError::RoomNotFound => (StatusCode::NOT_FOUND, "room_not_found"),
             AppError::GameNotFound => (StatusCode::NOT_FOUND, "game_not_found"),
             AppError::GameRunning => (StatusCode::FORBIDDEN, "game_running"),
@@ -95,11 +100,7 @@ impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
         metrics::error(code);
-        (
-            status,
-            Json(json!({ "error": code, "message": self.to_string() })),
-        )
-            .into_response()
+        (status, Json(json!({ "error": code, "message": self.to_string() }))).into_response()
     }
 }
 
@@ -124,10 +125,7 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .route("/api/rooms/{room}/games/{game}", get(replay))
         .route("/ws/v1/rooms/{room}", get(socket::upgrade))
         .route("/healthz", get(|| async { "ok" }))
-        .route(
-            "/metrics",
-            get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }),
-        )
+        .route("/metrics", get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }))
         // The web client routes itself: every room page is its index.html.
         .route_service("/room/{room}", ServeFile::new(web_dir.join("index.html")))
         .fallback_service(ServeDir::new(web_dir))
@@ -180,11 +178,17 @@ fn links(room: Uuid, token: &str, invite: Option<&str>) -> Links {
 }
 
 /// Reads an optional JSON body: empty means all defaults.
-fn json_body<T: serde::de::DeserializeOwned + Default>(body: &Bytes) -> Result<T, AppError> {
+fn json_body<T: serde::de::DeserializeOwned + Default>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, AppError> {
+    let body = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
+        _ => AppError::BadRequest(rejection.body_text()),
+    })?;
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    serde_json::from_slice(body).map_err(|e| AppError::BadRequest(format!("bad request body: {e}")))
+    serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(format!("bad request body: {e}")))
 }
 
 fn room_id(text: &str) -> Result<Uuid, AppError> {
@@ -193,14 +197,12 @@ fn room_id(text: &str) -> Result<Uuid, AppError> {
 
 async fn create_room(
     State(app): State<AppState>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse, AppError> {
-    let request: CreateRoom = json_body(&body)?;
+    let request: CreateRoom = json_body(body)?;
     if let Some(secs) = request.turn_clock_secs {
         if !(1..=86_400).contains(&secs) {
-            return Err(AppError::BadRequest(
-                "turn_clock_secs is 1 to 86400, or null".into(),
-            ));
+            return Err(AppError::BadRequest("turn_clock_secs is 1 to 86400, or null".into()));
         }
     }
     let role = match request.role {
@@ -214,14 +216,10 @@ async fn create_room(
             }
         }
     };
-    let created = app
-        .rooms
-        .create(role, request.rules, request.turn_clock_secs)
-        .await
-        .map_err(|error| {
-            tracing::error!(%error, "could not create a room");
-            AppError::Unavailable
-        })?;
+    let created = app.rooms.create(role, request.rules, request.turn_clock_secs).await.map_err(|error| {
+        tracing::error!(%error, "could not create a room");
+        AppError::Unavailable
+    })?;
     tracing::info!(room = %created.room, %role, "room created");
     let granted = SeatGranted {
         room: created.room,
@@ -255,10 +253,10 @@ where
 async fn claim_seat(
     State(app): State<AppState>,
     Path(room): Path<String>,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<SeatGranted>, AppError> {
     let room = room_id(&room)?;
-    let claim: Claim = json_body(&body)?;
+    let claim: Claim = json_body(body)?;
     let claimed = with_room(&app, room, |handle| {
         let invite = claim.invite.clone();
         async move { handle.claim(invite).await }
@@ -268,12 +266,7 @@ async fn claim_seat(
         Ok(claimed) => {
             tracing::info!(%room, role = %claimed.role, "seat claimed");
             let links = links(room, &claimed.token, None);
-            Ok(Json(SeatGranted {
-                room,
-                role: claimed.role,
-                token: claimed.token,
-                links,
-            }))
+            Ok(Json(SeatGranted { room, role: claimed.role, token: claimed.token, links }))
         }
         Err(ClaimError::Taken) => Err(AppError::SeatTaken),
         Err(ClaimError::BadInvite) => Err(AppError::BadInvite),
@@ -310,11 +303,7 @@ async fn replay(
     };
     let Some(stored) = db.load_game(room, number).await.map_err(unavailable)? else {
         let exists = db.room_exists(room).await.map_err(unavailable)?;
-        return Err(if exists {
-            AppError::GameNotFound
-        } else {
-            AppError::RoomNotFound
-        });
+        return Err(if exists { AppError::GameNotFound } else { AppError::RoomNotFound });
     };
     if stored.finished_at.is_none() {
         return Err(AppError::GameRunning);

@@ -65,10 +65,8 @@ pub async fn run(
 ) -> Result<(), ServerError> {
     let local = listener.local_addr()?;
     let db = Db::connect(&config.database_url).await?;
-    let limits = RoomLimits {
-        max_sockets: config.max_sockets_per_room,
-        unload_after: config.room_unload_after,
-    };
+    let limits =
+        RoomLimits { max_sockets: config.max_sockets_per_room, unload_after: config.room_unload_after };
     let rooms = Rooms::new(db.clone(), limits);
     rooms.load_running_clocks().await?;
     let (stop_tx, stop) = watch::channel(false);
@@ -83,11 +81,7 @@ pub async fn run(
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);
-    let expiry = tokio::spawn(expire_rooms(
-        rooms.clone(),
-        config.room_idle_ttl,
-        config.expiry_interval,
-    ));
+    let expiry = tokio::spawn(expire_rooms(rooms.clone(), config.room_idle_ttl, config.expiry_interval));
     tracing::info!(addr = %local, "listening");
 
     let signal = async move {
@@ -95,15 +89,10 @@ pub async fn run(
         tracing::info!("shutting down");
         let _ = stop_tx.send(true);
     };
-    axum::serve(listener, app)
-        .with_graceful_shutdown(signal)
-        .await?;
+    axum::serve(listener, app).with_graceful_shutdown(signal).await?;
     // Every socket task holds a permit: when all are back, every socket has closed.
     let all = u32::try_from(max_sockets).unwrap_or(u32::MAX);
-    if tokio::time::timeout(Duration::from_secs(10), sockets.acquire_many(all))
-        .await
-        .is_err()
-    {
+    if tokio::time::timeout(Duration::from_secs(10), sockets.acquire_many(all)).await.is_err() {
         tracing::warn!("some sockets did not close in time");
     }
     expiry.abort();

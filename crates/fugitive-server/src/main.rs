@@ -10,17 +10,12 @@ use tracing_subscriber::EnvFilter;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
         .init();
     let config = Config::parse();
-    let listener = TcpListener::bind(config.addr)
-        .await
-        .with_context(|| format!("cannot listen on {}", config.addr))?;
-    fugitive_server::run(listener, config, shutdown_signal())
-        .await
-        .context("server failed")?;
+    let listener =
+        TcpListener::bind(config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
+    fugitive_server::run(listener, config, shutdown_signal()).await.context("server failed")?;
     Ok(())
 }
 

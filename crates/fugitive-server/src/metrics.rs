@@ -18,9 +18,7 @@ pub fn install() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE
         .get_or_init(|| {
-            let buckets = [
-                0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
-            ];
+            let buckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0];
             let recorder = PrometheusBuilder::new()
                 .set_buckets_for_metric(Matcher::Full(LATENCY.into()), &buckets)
                 .expect("buckets are not empty")
@@ -33,10 +31,7 @@ pub fn install() -> PrometheusHandle {
             metrics::describe_gauge!(SOCKETS, "Open WebSockets");
             metrics::describe_counter!(ACTIONS, "Accepted game actions");
             metrics::describe_counter!(ERRORS, "Error replies and refused requests, by code");
-            metrics::describe_histogram!(
-                LATENCY,
-                "Time to answer a client message, storage included"
-            );
+            metrics::describe_histogram!(LATENCY, "Time to answer a client message, storage included");
             handle
         })
         .clone()

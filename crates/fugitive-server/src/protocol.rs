@@ -84,23 +84,12 @@ pub struct ErrorBody {
 impl Reply {
     /// Accepted.
     pub fn ok(seq: u64) -> Reply {
-        Reply {
-            seq: Some(seq),
-            ok: true,
-            error: None,
-        }
+        Reply { seq: Some(seq), ok: true, error: None }
     }
 
     /// Refused with `code`.
     pub fn error(seq: Option<u64>, code: &'static str, message: impl Into<String>) -> Reply {
-        Reply {
-            seq,
-            ok: false,
-            error: Some(ErrorBody {
-                code,
-                message: message.into(),
-            }),
-        }
+        Reply { seq, ok: false, error: Some(ErrorBody { code, message: message.into() }) }
     }
 
     /// The error code, if refused.
@@ -115,8 +104,7 @@ impl Reply {
 /// The [`Reply`] to send back: `malformed`, `bad_version` or `unknown_message`.
 pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
     let malformed = |seq, message: String| Reply::error(seq, code::MALFORMED, message);
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| malformed(None, format!("not JSON: {e}")))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| malformed(None, format!("not JSON: {e}")))?;
     let Value::Object(mut fields) = value else {
         return Err(malformed(None, "a message is a JSON object".into()));
     };
@@ -136,17 +124,12 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
         _ => return Err(malformed(Some(seq), "`type` must be a string".into())),
     };
     let request = match kind.as_str() {
-        "hello" => Request::Hello {
-            token: token(&mut fields).map_err(|m| malformed(Some(seq), m))?,
-        },
+        "hello" => Request::Hello { token: token(&mut fields).map_err(|m| malformed(Some(seq), m))? },
         "action" => {
             let action = fields.remove("action").unwrap_or(Value::Null);
             match serde_json::from_value::<Action>(action) {
                 Ok(Action::TimeOut) => {
-                    return Err(malformed(
-                        Some(seq),
-                        "time_out is the server clock's action".into(),
-                    ));
+                    return Err(malformed(Some(seq), "time_out is the server clock's action".into()));
                 }
                 Ok(action) => Request::Action(action),
                 Err(e) => return Err(malformed(Some(seq), format!("bad action: {e}"))),
@@ -232,11 +215,7 @@ struct Envelope<'a> {
 
 /// The text frame of a server message.
 pub fn encode(message: &ServerMessage<'_>) -> Utf8Bytes {
-    let text = serde_json::to_string(&Envelope {
-        v: VERSION,
-        message,
-    })
-    .expect("server messages serialize");
+    let text = serde_json::to_string(&Envelope { v: VERSION, message }).expect("server messages serialize");
     Utf8Bytes::from(text)
 }
 
@@ -251,24 +230,13 @@ mod tests {
     #[test]
     fn reads_every_client_message() {
         let hello = parse(r#"{"v":1,"seq":1,"type":"hello","token":"abc"}"#).unwrap();
-        assert_eq!(
-            hello.request,
-            Request::Hello {
-                token: Some("abc".into())
-            }
-        );
+        assert_eq!(hello.request, Request::Hello { token: Some("abc".into()) });
         let spectator = parse(r#"{"v":1,"seq":1,"type":"hello"}"#).unwrap();
         assert_eq!(spectator.request, Request::Hello { token: None });
-        let draw =
-            parse(r#"{"v":1,"seq":2,"type":"action","action":{"type":"draw","deck":2}}"#).unwrap();
+        let draw = parse(r#"{"v":1,"seq":2,"type":"action","action":{"type":"draw","deck":2}}"#).unwrap();
         assert_eq!(draw.seq, 2);
         assert!(matches!(draw.request, Request::Action(Action::Draw { .. })));
-        assert_eq!(
-            parse(r#"{"v":1,"seq":3,"type":"rematch"}"#)
-                .unwrap()
-                .request,
-            Request::Rematch
-        );
+        assert_eq!(parse(r#"{"v":1,"seq":3,"type":"rematch"}"#).unwrap().request, Request::Rematch);
     }
 
     #[test]
@@ -276,26 +244,11 @@ mod tests {
         assert_eq!(code_of("{not json"), code::MALFORMED);
         assert_eq!(code_of("[1,2]"), code::MALFORMED);
         assert_eq!(code_of(r#"{"v":1,"type":"hello"}"#), code::MALFORMED);
-        assert_eq!(
-            code_of(r#"{"v":1,"seq":"1","type":"hello"}"#),
-            code::MALFORMED
-        );
-        assert_eq!(
-            code_of(r#"{"v":2,"seq":1,"type":"hello"}"#),
-            code::BAD_VERSION
-        );
-        assert_eq!(
-            code_of(r#"{"v":1,"seq":1,"type":"dance"}"#),
-            code::UNKNOWN_MESSAGE
-        );
-        assert_eq!(
-            code_of(r#"{"v":1,"seq":1,"type":"hello","token":7}"#),
-            code::MALFORMED
-        );
-        assert_eq!(
-            code_of(r#"{"v":1,"seq":1,"type":"action","action":{"type":"fly"}}"#),
-            code::MALFORMED
-        );
+        assert_eq!(code_of(r#"{"v":1,"seq":"1","type":"hello"}"#), code::MALFORMED);
+        assert_eq!(code_of(r#"{"v":2,"seq":1,"type":"hello"}"#), code::BAD_VERSION);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"dance"}"#), code::UNKNOWN_MESSAGE);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"hello","token":7}"#), code::MALFORMED);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"action","action":{"type":"fly"}}"#), code::MALFORMED);
         assert_eq!(
             code_of(r#"{"v":1,"seq":1,"type":"action","action":{"type":"draw","deck":"2"}}"#),
             code::MALFORMED
@@ -304,19 +257,12 @@ mod tests {
             code_of(r#"{"v":1,"seq":1,"type":"action","action":{"type":"time_out"}}"#),
             code::MALFORMED
         );
-        assert_eq!(
-            parse(r#"{"v":1,"seq":9,"type":"dance"}"#).unwrap_err().seq,
-            Some(9)
-        );
+        assert_eq!(parse(r#"{"v":1,"seq":9,"type":"dance"}"#).unwrap_err().seq, Some(9));
     }
 
     #[test]
     fn replies_carry_v_and_type() {
-        let text = encode(&ServerMessage::Reply(&Reply::error(
-            Some(3),
-            "too_far",
-            "no",
-        )));
+        let text = encode(&ServerMessage::Reply(&Reply::error(Some(3), "too_far", "no")));
         let value: Value = serde_json::from_str(text.as_str()).unwrap();
         assert_eq!(value["v"], 1);
         assert_eq!(value["type"], "reply");

@@ -123,10 +123,7 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
-    async fn call<T>(
-        &self,
-        command: impl FnOnce(oneshot::Sender<T>) -> Command,
-    ) -> Result<T, Gone> {
+    async fn call<T>(&self, command: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, Gone> {
         let (reply, answer) = oneshot::channel();
         self.tx.send(command(reply)).await.map_err(|_| Gone)?;
         answer.await.map_err(|_| Gone)
@@ -143,13 +140,7 @@ impl RoomHandle {
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
     ) -> Result<Result<u64, JoinError>, Gone> {
-        self.call(|reply| Command::Join {
-            token,
-            queue,
-            kick,
-            reply,
-        })
-        .await
+        self.call(|reply| Command::Join { token, queue, kick, reply }).await
     }
 
     /// Forgets a socket.
@@ -161,19 +152,8 @@ impl RoomHandle {
     ///
     /// # Errors
     /// [`Gone`] when the actor has stopped.
-    pub async fn request(
-        &self,
-        socket: u64,
-        seq: u64,
-        request: SeatRequest,
-    ) -> Result<Reply, Gone> {
-        self.call(|reply| Command::Request {
-            socket,
-            seq,
-            request,
-            reply,
-        })
-        .await
+    pub async fn request(&self, socket: u64, seq: u64, request: SeatRequest) -> Result<Reply, Gone> {
+        self.call(|reply| Command::Request { socket, seq, request, reply }).await
     }
 
     /// Claims the guest seat with an invitation.
@@ -258,42 +238,31 @@ impl Room {
     ///
     /// # Errors
     /// [`ReplayError`] when a stored action does not apply (a corrupt log).
-    pub fn rebuild(
-        id: Uuid,
-        stored: StoredRoom,
-        db: Db,
-        limits: RoomLimits,
-    ) -> Result<Room, ReplayError> {
+    pub fn rebuild(id: Uuid, stored: StoredRoom, db: Db, limits: RoomLimits) -> Result<Room, ReplayError> {
         let mut game = Game::new(stored.game.setup);
         let mut turn_start = stored.game.started_at;
         for (index, record) in stored.game.actions.iter().enumerate() {
             let before = game.to_move();
-            game.apply(record.role, record.action)
-                .map_err(|error| ReplayError {
-                    index,
-                    role: record.role,
-                    action: record.action,
-                    error,
-                })?;
+            game.apply(record.role, record.action).map_err(|error| ReplayError {
+                index,
+                role: record.role,
+                action: record.action,
+                error,
+            })?;
             if game.to_move() != before {
                 turn_start = record.at;
             }
         }
-        let mut seats = stored.seats.map(|token_hash| SeatState {
-            token_hash,
-            seqs: SeqMemory::default(),
-        });
+        let mut seats = stored.seats.map(|token_hash| SeatState { token_hash, seqs: SeqMemory::default() });
         for (seat, seq) in stored.seqs {
             seats[seat.index()].seqs.note_accepted(seq);
         }
-        let clock = match (stored.turn_clock_secs, game.to_move()) {
-            (Some(secs), Some(role)) => {
+        let clock = match (stored.turn_clock_secs, game.to_move(), stored.seated_at) {
+            (Some(secs), Some(role), Some(seated_at)) => {
+                let turn_start = turn_start.max(seated_at);
                 let elapsed = u64::try_from(now_ms() - turn_start).unwrap_or(0);
                 let left = Duration::from_millis((secs * 1000).saturating_sub(elapsed));
-                Some(Clock {
-                    role,
-                    deadline: Instant::now() + left,
-                })
+                Some(Clock { role, deadline: Instant::now() + left })
             }
             _ => None,
         };
@@ -306,9 +275,7 @@ impl Room {
             invite_hash: stored.invite_hash,
             seats,
             game_number: stored.game.number,
-            version: stored.earlier_actions
-                + game.actions().len() as u64
-                + (stored.game.number - 1),
+            version: stored.earlier_actions + game.actions().len() as u64 + (stored.game.number - 1),
             game,
             fugitive_seat: stored.game.fugitive_seat,
             rematch: [false; 2],
@@ -359,21 +326,11 @@ impl Room {
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Join {
-                token,
-                queue,
-                kick,
-                reply,
-            } => {
+            Command::Join { token, queue, kick, reply } => {
                 let _ = reply.send(self.join(token, queue, kick));
             }
             Command::Leave { socket } => self.leave(socket),
-            Command::Request {
-                socket,
-                seq,
-                request,
-                reply,
-            } => {
+            Command::Request { socket, seq, request, reply } => {
                 let answer = self.request(socket, seq, request).await;
                 let _ = reply.send(answer);
             }
@@ -395,19 +352,11 @@ impl Room {
     }
 
     fn role_of(&self, seat: Seat) -> Role {
-        if seat == self.fugitive_seat {
-            Role::Fugitive
-        } else {
-            Role::Marshal
-        }
+        if seat == self.fugitive_seat { Role::Fugitive } else { Role::Marshal }
     }
 
     fn seat_of(&self, role: Role) -> Seat {
-        if role == Role::Fugitive {
-            self.fugitive_seat
-        } else {
-            self.fugitive_seat.other()
-        }
+        if role == Role::Fugitive { self.fugitive_seat } else { self.fugitive_seat.other() }
     }
 
     fn viewer_of(&self, seat: Option<Seat>) -> Viewer {
@@ -442,14 +391,7 @@ impl Room {
             last_seq: seat.map_or(0, |s| self.seats[s.index()].seqs.last),
         };
         let _ = queue.try_send(encode(&welcome));
-        self.sockets.insert(
-            id,
-            Socket {
-                seat,
-                queue,
-                kick: Some(kick),
-            },
-        );
+        self.sockets.insert(id, Socket { seat, queue, kick: Some(kick) });
         if self.status().presence == presence {
             let frame = self.state_frame(self.viewer_of(seat), &self.status());
             let _ = self.sockets[&id].queue.try_send(frame);
@@ -490,38 +432,24 @@ impl Room {
 
     async fn act(&mut self, seat: Seat, seq: u64, action: Action) -> (Reply, Memo) {
         let role = self.role_of(seat);
-        let record = StoredAction {
-            role,
-            action,
-            seat: Some(seat),
-            client_seq: Some(seq),
-            at: now_ms(),
-        };
+        let record = StoredAction { role, action, seat: Some(seat), client_seq: Some(seq), at: now_ms() };
         match self.commit(record).await {
             Ok(Ok(())) => (Reply::ok(seq), Memo::Accepted),
-            Ok(Err(error)) => (
-                Reply::error(Some(seq), error.code(), error.to_string()),
-                Memo::Refused,
-            ),
+            Ok(Err(error)) => (Reply::error(Some(seq), error.code(), error.to_string()), Memo::Refused),
             Err(()) => (unavailable(seq), Memo::Forget),
         }
     }
 
     /// Applies an action to a copy of the game, stores it, and only then makes it the game and
     /// tells everyone. `Err(())` when the database failed (nothing changed).
-    async fn commit(
-        &mut self,
-        record: StoredAction,
-    ) -> Result<Result<(), fugitive_core::ActionError>, ()> {
+    async fn commit(&mut self, record: StoredAction) -> Result<Result<(), fugitive_core::ActionError>, ()> {
         let mut next = self.game.clone();
         if let Err(error) = next.apply(record.role, record.action) {
             return Ok(Err(error));
         }
         let number = self.game.actions().len();
-        if let Err(error) = self
-            .db
-            .append_action(self.id, self.game_number, number, &record, next.is_over())
-            .await
+        if let Err(error) =
+            self.db.append_action(self.id, self.game_number, number, &record, next.is_over()).await
         {
             tracing::error!(room = %self.id, %error, "could not store an action");
             return Err(());
@@ -541,19 +469,11 @@ impl Room {
             self.clock = None;
             return;
         };
-        let record = StoredAction {
-            role,
-            action: Action::TimeOut,
-            seat: None,
-            client_seq: None,
-            at: now_ms(),
-        };
+        let record =
+            StoredAction { role, action: Action::TimeOut, seat: None, client_seq: None, at: now_ms() };
         if self.commit(record).await.is_err() {
             // The database is down: try again shortly rather than lose the clock.
-            self.clock = Some(Clock {
-                role,
-                deadline: Instant::now() + Duration::from_secs(1),
-            });
+            self.clock = Some(Clock { role, deadline: Instant::now() + Duration::from_secs(1) });
         }
     }
 
@@ -561,26 +481,16 @@ impl Room {
         let both_seated = self.seats.iter().all(|s| s.token_hash.is_some());
         if !self.game.is_over() || !both_seated {
             let message = "a rematch is offered once the game is over, by one of its two players";
-            return (
-                Reply::error(Some(seq), code::NO_REMATCH, message),
-                Memo::Refused,
-            );
+            return (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused);
         }
         self.rematch[seat.index()] = true;
         if self.rematch == [true, true] {
             let mut seed = [0u8; 32];
             rand::rng().fill_bytes(&mut seed);
-            let setup = Setup {
-                seed: Seed(seed),
-                rules: self.rules,
-            };
+            let setup = Setup { seed: Seed(seed), rules: self.rules };
             let fugitive_seat = self.fugitive_seat.other();
             let number = self.game_number + 1;
-            if let Err(error) = self
-                .db
-                .new_game(self.id, number, &setup, fugitive_seat, now_ms())
-                .await
-            {
+            if let Err(error) = self.db.new_game(self.id, number, &setup, fugitive_seat, now_ms()).await {
                 tracing::error!(room = %self.id, %error, "could not store a new game");
                 self.rematch[seat.index()] = false;
                 return (unavailable(seq), Memo::Forget);
@@ -615,11 +525,9 @@ impl Room {
         }
         self.seats[Seat::Guest.index()].token_hash = Some(hash);
         self.invite_hash = None;
+        self.restart_clock(None);
         self.broadcast();
-        Ok(Claimed {
-            role: self.role_of(Seat::Guest),
-            token,
-        })
+        Ok(Claimed { role: self.role_of(Seat::Guest), token })
     }
 
     /// Starts the clock of the player to move when the turn passed to the other player.
@@ -629,10 +537,9 @@ impl Room {
         };
         self.clock = match self.game.to_move() {
             None => None,
-            Some(role) if Some(role) != before || self.clock.is_none() => Some(Clock {
-                role,
-                deadline: Instant::now() + Duration::from_secs(secs),
-            }),
+            Some(role) if Some(role) != before || self.clock.is_none() => {
+                Some(Clock { role, deadline: Instant::now() + Duration::from_secs(secs) })
+            }
             Some(_) => self.clock,
         };
     }
@@ -641,20 +548,12 @@ impl Room {
         let seated = |role| self.seat_of(role);
         RoomStatus {
             seats: ByRole::new_with(|role| self.seats[seated(role).index()].token_hash.is_some()),
-            presence: ByRole::new_with(|role| {
-                self.sockets.values().any(|s| s.seat == Some(seated(role)))
+            presence: ByRole::new_with(|role| self.sockets.values().any(|s| s.seat == Some(seated(role)))),
+            clock: self.clock.zip(self.turn_clock_secs).map(|(clock, turn_secs)| ClockStatus {
+                turn_secs,
+                role: clock.role,
+                remaining_ms: clock.deadline.saturating_duration_since(Instant::now()).as_millis() as u64,
             }),
-            clock: self
-                .clock
-                .zip(self.turn_clock_secs)
-                .map(|(clock, turn_secs)| ClockStatus {
-                    turn_secs,
-                    role: clock.role,
-                    remaining_ms: clock
-                        .deadline
-                        .saturating_duration_since(Instant::now())
-                        .as_millis() as u64,
-                }),
             rematch: ByRole::new_with(|role| self.rematch[seated(role).index()]),
         }
     }
@@ -679,26 +578,15 @@ impl Room {
         let mut slow = Vec::new();
         for (&id, socket) in &self.sockets {
             let viewer = self.viewer_of(socket.seat);
-            let slot = Viewer::ALL
-                .iter()
-                .position(|v| *v == viewer)
-                .expect("a viewer");
-            let frame = frames[slot]
-                .get_or_insert_with(|| self.state_frame(viewer, &status))
-                .clone();
+            let slot = Viewer::ALL.iter().position(|v| *v == viewer).expect("a viewer");
+            let frame = frames[slot].get_or_insert_with(|| self.state_frame(viewer, &status)).clone();
             if socket.queue.try_send(frame).is_err() {
                 slow.push(id);
             }
         }
         for id in slow {
             if let Some(mut socket) = self.sockets.remove(&id) {
-                kick(
-                    &mut socket,
-                    Kick {
-                        code: 1008,
-                        reason: "too slow: messages were not read",
-                    },
-                );
+                kick(&mut socket, Kick { code: 1008, reason: "too slow: messages were not read" });
             }
         }
     }
@@ -718,11 +606,7 @@ fn kick(socket: &mut Socket, why: Kick) {
 }
 
 fn unavailable(seq: u64) -> Reply {
-    Reply::error(
-        Some(seq),
-        code::UNAVAILABLE,
-        "the server could not store this; nothing changed, try again",
-    )
+    Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; nothing changed, try again")
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

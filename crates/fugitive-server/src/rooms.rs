@@ -64,9 +64,7 @@ struct Inner {
 impl Inner {
     fn map(&self) -> MutexGuard<'_, HashMap<Uuid, RoomHandle>> {
         // A panic while holding this lock leaves the map itself consistent.
-        self.map
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Removes a room's handle if it is still this generation's.
@@ -118,19 +116,10 @@ impl Rooms {
             invite_hash: hash_secret(&invite),
             host_token_hash: hash_secret(&token),
             seed: Seed(seed),
-            fugitive_seat: if role == Role::Fugitive {
-                Seat::Host
-            } else {
-                Seat::Guest
-            },
+            fugitive_seat: if role == Role::Fugitive { Seat::Host } else { Seat::Guest },
         };
         self.inner.db.create_room(&room).await?;
-        Ok(Created {
-            room: room.id,
-            role,
-            token,
-            invite,
-        })
+        Ok(Created { room: room.id, role, token, invite })
     }
 
     /// The running room `id`, loading it from the database if it is not in memory.
@@ -141,12 +130,7 @@ impl Rooms {
         if let Some(handle) = self.inner.map().get(&id) {
             return Ok(handle.clone());
         }
-        let stored = self
-            .inner
-            .db
-            .load_room(id)
-            .await?
-            .ok_or(RoomsError::NotFound)?;
+        let stored = self.inner.db.load_room(id).await?.ok_or(RoomsError::NotFound)?;
         let room = Room::rebuild(id, stored, self.inner.db.clone(), self.inner.limits)?;
         let mut map = self.inner.map();
         if let Some(handle) = map.get(&id) {
@@ -155,11 +139,7 @@ impl Rooms {
         }
         let generation = self.inner.generation.fetch_add(1, Ordering::Relaxed);
         let registry: Weak<Inner> = Arc::downgrade(&self.inner);
-        let mut tasks = self
-            .inner
-            .tasks
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut tasks = self.inner.tasks.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         while tasks.try_join_next().is_some() {}
         let handle = room.spawn(&mut tasks, generation, move || {
             if let Some(inner) = registry.upgrade() {
@@ -207,13 +187,8 @@ impl Rooms {
     /// it ends, and waits for them.
     pub async fn shut_down(&self) {
         self.inner.map().clear();
-        let mut tasks = std::mem::take(
-            &mut *self
-                .inner
-                .tasks
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner()),
-        );
+        let mut tasks =
+            std::mem::take(&mut *self.inner.tasks.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         while tasks.join_next().await.is_some() {}
     }
 }

@@ -62,10 +62,7 @@ pub fn new_secret() -> String {
 
 /// The SHA-256 of a secret, in hex: all the server stores of a token or an invitation.
 pub fn hash_secret(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(secret.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// How many replies a seat remembers for retries.
@@ -111,11 +108,7 @@ impl SeqMemory {
         if self.accepted.contains(&seq) {
             Recall::Repeat(Reply::ok(seq))
         } else {
-            Recall::Repeat(Reply::error(
-                Some(seq),
-                "stale_seq",
-                "this seq was already used by this seat",
-            ))
+            Recall::Repeat(Reply::error(Some(seq), "stale_seq", "this seq was already used by this seat"))
         }
     }
 
@@ -143,10 +136,7 @@ mod tests {
         assert_ne!(a, b);
         // 32 bytes in base64url without padding.
         assert_eq!(a.len(), 43);
-        assert!(
-            a.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        );
+        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'));
         assert_eq!(hash_secret(&a), hash_secret(&a));
         assert_eq!(hash_secret(&a).len(), 64);
         assert_ne!(hash_secret(&a), hash_secret(&b));

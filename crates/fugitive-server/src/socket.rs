@@ -28,18 +28,9 @@ use crate::protocol::{self, Reply, Request, ServerMessage, code, encode};
 use crate::room::{JoinError, Kick, RoomHandle, SeatRequest};
 use crate::rooms::RoomsError;
 
-const SHUTTING_DOWN: Kick = Kick {
-    code: 1001,
-    reason: "the server is shutting down",
-};
-const NO_ROOM: Kick = Kick {
-    code: 4004,
-    reason: "no such room",
-};
-const SERVER_ERROR: Kick = Kick {
-    code: 1011,
-    reason: "server error",
-};
+const SHUTTING_DOWN: Kick = Kick { code: 1001, reason: "the server is shutting down" };
+const NO_ROOM: Kick = Kick { code: 4004, reason: "no such room" };
+const SERVER_ERROR: Kick = Kick { code: 1011, reason: "server error" };
 
 /// The upgrade handler: checks `Origin` and the socket cap before any socket exists.
 pub async fn upgrade(
@@ -48,9 +39,7 @@ pub async fn upgrade(
     headers: HeaderMap,
     State(app): State<AppState>,
 ) -> Response {
-    let origin = headers
-        .get(ORIGIN)
-        .map(|o| o.to_str().unwrap_or("(not ASCII)"));
+    let origin = headers.get(ORIGIN).map(|o| o.to_str().unwrap_or("(not ASCII)"));
     if !app.origins.allows(origin) {
         tracing::warn!(?origin, "cross-origin WebSocket refused");
         return AppError::OriginNotAllowed.into_response();
@@ -83,13 +72,7 @@ async fn serve(socket: WebSocket, app: AppState, room: Option<Uuid>, permit: Own
     let (queue, queued) = mpsc::channel(app.config.socket_queue);
     let (close, closing) = oneshot::channel();
     let mut writer = tokio::spawn(write(sink, queued, closing, app.config.ping_interval));
-    let mut session = Session {
-        app: app.clone(),
-        queue,
-        room: None,
-        joined: None,
-        kick: None,
-    };
+    let mut session = Session { app: app.clone(), queue, room: None, joined: None, kick: None };
     let end = tokio::select! {
         end = session.read(stream, room) => end,
         _ = &mut writer => End::Gone,
@@ -100,10 +83,7 @@ async fn serve(socket: WebSocket, app: AppState, room: Option<Uuid>, permit: Own
     } else {
         drop(close);
     }
-    if tokio::time::timeout(Duration::from_secs(2), &mut writer)
-        .await
-        .is_err()
-    {
+    if tokio::time::timeout(Duration::from_secs(2), &mut writer).await.is_err() {
         writer.abort();
     }
     if let (Some(room), Some(socket)) = (&session.room, session.joined) {
@@ -148,18 +128,12 @@ impl Session {
             };
             let message = match frame {
                 Err(_) => {
-                    return End::Close(Kick {
-                        code: 1008,
-                        reason: "idle timeout",
-                    });
+                    return End::Close(Kick { code: 1008, reason: "idle timeout" });
                 }
                 Ok(None) => return End::Gone,
                 Ok(Some(Err(error))) => {
                     return if too_big(error) {
-                        End::Close(Kick {
-                            code: 1009,
-                            reason: "message too big",
-                        })
+                        End::Close(Kick { code: 1009, reason: "message too big" })
                     } else {
                         End::Gone
                     };
@@ -173,10 +147,7 @@ impl Session {
                 Message::Close(_) => return End::Gone,
             };
             if !bucket.take() {
-                return End::Close(Kick {
-                    code: 1008,
-                    reason: "too many messages",
-                });
+                return End::Close(Kick { code: 1008, reason: "too many messages" });
             }
             let started = Instant::now();
             let reply = match text {
@@ -184,22 +155,13 @@ impl Session {
                     Ok(reply) => reply,
                     Err(end) => return end,
                 },
-                None => Reply::error(
-                    None,
-                    code::MALFORMED,
-                    "binary frames are not used: send JSON text",
-                ),
+                None => Reply::error(None, code::MALFORMED, "binary frames are not used: send JSON text"),
             };
             metrics::latency(started.elapsed());
             if let Some(code) = reply.code() {
                 metrics::error(code);
             }
-            if self
-                .queue
-                .send(encode(&ServerMessage::Reply(&reply)))
-                .await
-                .is_err()
-            {
+            if self.queue.send(encode(&ServerMessage::Reply(&reply))).await.is_err() {
                 return End::Gone;
             }
         }
@@ -215,29 +177,16 @@ impl Session {
         let request = match (self.joined, message.request) {
             (None, Request::Hello { token }) => return self.hello(room, seq, token).await,
             (None, _) => {
-                return Ok(Reply::error(
-                    Some(seq),
-                    code::HELLO_FIRST,
-                    "send hello first",
-                ));
+                return Ok(Reply::error(Some(seq), code::HELLO_FIRST, "send hello first"));
             }
             (Some(_), Request::Hello { .. }) => {
-                return Ok(Reply::error(
-                    Some(seq),
-                    code::ALREADY_JOINED,
-                    "this socket has already joined",
-                ));
+                return Ok(Reply::error(Some(seq), code::ALREADY_JOINED, "this socket has already joined"));
             }
             (Some(_), Request::Action(action)) => SeatRequest::Action(action),
             (Some(_), Request::Rematch) => SeatRequest::Rematch,
         };
-        let (Some(handle), Some(socket)) = (&self.room, self.joined) else {
-            unreachable!("joined")
-        };
-        handle
-            .request(socket, seq, request)
-            .await
-            .map_err(|_| End::Close(SHUTTING_DOWN))
+        let (Some(handle), Some(socket)) = (&self.room, self.joined) else { unreachable!("joined") };
+        handle.request(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN))
     }
 
     /// Joins the room. An actor that unloaded itself meanwhile is reloaded once.
@@ -245,12 +194,7 @@ impl Session {
         for _ in 0..2 {
             let handle = match &self.room {
                 Some(handle) => handle.clone(),
-                None => self
-                    .app
-                    .rooms
-                    .get(room)
-                    .await
-                    .map_err(|_| End::Close(NO_ROOM))?,
+                None => self.app.rooms.get(room).await.map_err(|_| End::Close(NO_ROOM))?,
             };
             let (kick, kicked) = oneshot::channel();
             match handle.join(token.clone(), self.queue.clone(), kick).await {
@@ -269,10 +213,7 @@ impl Session {
                     ));
                 }
                 Ok(Err(JoinError::Full)) => {
-                    return Err(End::Close(Kick {
-                        code: 1013,
-                        reason: "the room has too many sockets",
-                    }));
+                    return Err(End::Close(Kick { code: 1013, reason: "the room has too many sockets" }));
                 }
                 Err(_gone) => self.room = None,
             }
@@ -344,11 +285,7 @@ struct Bucket {
 
 impl Bucket {
     fn new(rate: u32) -> Bucket {
-        Bucket {
-            tokens: 2.0 * f64::from(rate),
-            rate: f64::from(rate),
-            last: Instant::now(),
-        }
+        Bucket { tokens: 2.0 * f64::from(rate), rate: f64::from(rate), last: Instant::now() }
     }
 
     fn take(&mut self) -> bool {
