@@ -258,12 +258,13 @@ class RoomPage {
               h('p', {}, t('manhunt.explain')),
             )
           : null,
+        this.sharePanel(),
         renderTrail(view),
         renderDecks(view, this.busy ? null : legal, (deck) => this.act({ type: 'draw', deck })),
         over ? this.gameOver() : null,
         this.controls(),
       ),
-      h('aside', { class: 'side' }, renderHistory(view), this.sharePanel(), this.resignPanel()),
+      h('aside', { class: 'side' }, renderHistory(view), this.resignPanel()),
     );
   }
 

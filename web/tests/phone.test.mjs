@@ -56,13 +56,14 @@ test('a game on two phones, through a server restart and a closed tab', async ()
   const alice = await newPlayer(browser, { viewport: PHONE });
   await alice.goto(server.url);
   assert.deepEqual(await layoutProblems(alice), [], 'landing page');
-  await shot(alice, '20-phone-landing');
+  await shot(alice, '19-phone-landing');
   const { invite, spectate } = await createRoom(alice, server.url, 'marshal');
   await alice.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   await alice.getByTestId('copy-invite').click();
   await alice.getByTestId('copy-invite').filter({ hasText: 'Copied' }).waitFor();
   assert.equal(await alice.evaluate(() => navigator.clipboard.readText()), invite, 'the copy button copies the link');
   await alice.getByTestId('opponent-missing').waitFor();
+  await shot(alice, '20-phone-waiting-for-opponent');
   assert.equal(
     await alice.getByTestId('link-invite').inputValue(),
     invite,
