@@ -231,7 +231,7 @@ async fn create_room(
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 struct Claim {
     invite: String,
 }
