@@ -29,7 +29,9 @@ function freePort() {
 /// Starts the server binary; resolves once `/healthz` answers.
 export async function startServer() {
   await access(SERVER_BIN).catch(() => {
-    throw new Error(`no server binary at ${SERVER_BIN}: run \`cargo build -p fugitive-server\` or set FUGITIVE_SERVER_BIN`);
+    throw new Error(
+      `no server binary at ${SERVER_BIN}: run \`cargo build -p fugitive-server\` or set FUGITIVE_SERVER_BIN`,
+    );
   });
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), 'fugitive-web-test-'));
