@@ -1,10 +1,12 @@
 // The WebSocket connection to one room (docs/protocol.md): hello with the seat token, replies
 // matched by `seq`, states newer than the one shown, and reconnection with back-off. An action
 // still waiting for its reply when the socket drops is sent again with the same `seq`: the server
-// answers a repeated `seq` with its stored reply instead of applying it twice.
+// answers a repeated `seq` with its stored reply instead of applying it twice. An `unavailable`
+// reply (the server could not store the action) is retried with the same `seq` a few times.
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const ROOM_GONE = 4004;
+const RETRIES = 3;
 
 export class Connection {
   /// `handlers`: { welcome(msg), state(msg), status(kind, detail), error(code, message) }.
@@ -72,7 +74,11 @@ export class Connection {
         break;
       case 'reply': {
         const entry = this.pending.get(msg.seq);
-        if (entry) {
+        if (entry && msg.error?.code === 'unavailable' && entry.tries < RETRIES) {
+          // The server could not store it and changed nothing: the same `seq` again, later.
+          entry.tries += 1;
+          setTimeout(() => this.sendRaw({ ...entry.message, seq: msg.seq }), 500 * entry.tries);
+        } else if (entry) {
           this.pending.delete(msg.seq);
           entry.resolve(msg);
         } else if (!msg.ok) {
@@ -101,7 +107,7 @@ export class Connection {
   request(message) {
     const seq = this.nextSeq();
     return new Promise((resolve) => {
-      this.pending.set(seq, { message, resolve });
+      this.pending.set(seq, { message, resolve, tries: 0 });
       this.sendRaw({ ...message, seq });
     });
   }
