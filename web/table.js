@@ -120,7 +120,14 @@ export function renderTrail(view) {
             h('span', { class: 'card' }, h('span', { class: 'num' }, '→42')),
           ),
     ),
+    secretNote(view),
   );
+}
+
+/// What the dashed cards on the trail mean, when there are any.
+function secretNote(view) {
+  if (!view.trail.some((p) => !p.face_up && p.card !== null)) return null;
+  return h('p', { class: 'trail-note' }, t(view.outcome ? 'trail.neverFound' : 'trail.secretNote'));
 }
 
 /// The three decks; a deck is a button when drawing from it is legal now.
