@@ -192,3 +192,35 @@ impl Rooms {
         while tasks.join_next().await.is_some() {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn registry(unload_after: Duration) -> (Rooms, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("rooms.db").display())).await.unwrap();
+        (Rooms::new(db, RoomLimits { max_sockets: 4, unload_after }), dir)
+    }
+
+    #[tokio::test]
+    async fn an_idle_room_unloads_itself_and_is_rebuilt_on_demand() {
+        let (rooms, _dir) = registry(Duration::from_millis(20)).await;
+        let created = rooms.create(Role::Fugitive, RuleOptions::default(), None).await.unwrap();
+        let first = rooms.get(created.room).await.unwrap();
+        assert!(rooms.inner.map().contains_key(&created.room));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(!rooms.inner.map().contains_key(&created.room), "the idle room was unloaded");
+        assert!(first.summary().await.is_err(), "its actor has stopped");
+        let second = rooms.get(created.room).await.unwrap();
+        assert_ne!(first.generation, second.generation);
+        assert_eq!(second.summary().await.unwrap().game, 1);
+        rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn an_unknown_room_is_not_found() {
+        let (rooms, _dir) = registry(Duration::from_secs(60)).await;
+        assert!(matches!(rooms.get(Uuid::new_v4()).await, Err(RoomsError::NotFound)));
+    }
+}

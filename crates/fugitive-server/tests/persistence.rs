@@ -141,6 +141,48 @@ async fn kill_9_loses_no_acknowledged_move(db: TestDb) {
 }
 
 #[tokio::test]
+async fn sigterm_closes_sockets_with_1001_and_exits_cleanly() {
+    let db = TestDb::sqlite();
+    let server = ChildServer::spawn(&db).await;
+    let seats = common::create_room(server.addr, json!({ "role": "fugitive" })).await;
+    let mut fugitive = Client::join(server.addr, &seats.room, Some(&seats.fugitive_token)).await;
+    let legal = fugitive.state.as_ref().unwrap()["legal"].clone();
+    let reply = fugitive.act(json!({ "type": "place", "hideout": legal["placements"][0]["hideout"] })).await;
+    assert_eq!(reply["ok"], true);
+    let pid = server.process.id().unwrap().to_string();
+    let status = std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(status.success());
+    assert_eq!(fugitive.closed().await, Some(1001));
+    let mut process = server.process;
+    let status = tokio::time::timeout(PATIENCE, process.wait()).await.unwrap().unwrap();
+    assert!(status.success(), "{status}");
+
+    // The move is there after the restart.
+    let server = ChildServer::spawn(&db).await;
+    let fugitive = Client::join(server.addr, &seats.room, Some(&seats.fugitive_token)).await;
+    assert_eq!(fugitive.state.as_ref().unwrap()["version"], 1);
+    server.kill_9().await;
+}
+
+#[tokio::test]
+async fn an_unloaded_room_is_rebuilt_on_the_next_visit() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--room-unload-after", "50ms"]).await;
+    let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
+    assert!(play(&mut table, Goal::ManhuntSurvived, 6).await.is_none());
+    let before = seen(table.marshal.state.as_ref().unwrap());
+    let (fugitive, marshal, spectator) = (table.fugitive, table.marshal, table.spectator);
+    for client in [fugitive, marshal, spectator] {
+        client.close().await;
+    }
+    // The room actor unloads itself once nobody is connected; the next visitor rebuilds it.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let marshal = Client::join(server.addr, &table.seats.room, Some(&table.seats.marshal_token)).await;
+    assert_eq!(seen(marshal.state.as_ref().unwrap()), before);
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn sqlite_restart_keeps_the_game() {
     restart_keeps_the_game(TestDb::sqlite()).await;
 }

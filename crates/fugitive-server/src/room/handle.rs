@@ -1,0 +1,165 @@
+//! The room's public face: the handle other tasks hold, the commands it sends to the actor, and
+//! what they answer.
+
+use axum::extract::ws::Utf8Bytes;
+use fugitive_core::{Action, ByRole, Role, RuleOptions};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::protocol::Reply;
+
+/// Why a socket is closed by its room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kick {
+    /// The WebSocket close code.
+    pub code: u16,
+    /// The close reason.
+    pub reason: &'static str,
+}
+
+/// The room's actor has stopped (unloaded, expired or shutting down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the room is no longer running")]
+pub struct Gone;
+
+/// Why a `hello` could not join.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinError {
+    /// The token is not one of this room's.
+    BadToken,
+    /// The room has as many sockets as it may.
+    Full,
+}
+
+/// Why an invitation could not claim the guest seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimError {
+    /// The seat is already taken.
+    Taken,
+    /// The invitation is not this room's.
+    BadInvite,
+    /// The database failed.
+    Unavailable,
+}
+
+/// A claimed seat: its role in the current game and its new token.
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    /// The role the seat plays now.
+    pub role: Role,
+    /// The secret token (the server keeps only its hash).
+    pub token: String,
+}
+
+/// The public facts of a room.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Whether each role's seat is claimed.
+    pub seats: ByRole<bool>,
+    /// The current game's number.
+    pub game: u64,
+    /// Whether it is over.
+    pub over: bool,
+    /// The rule options.
+    pub rules: RuleOptions,
+    /// Seconds per turn, if the room has a clock.
+    pub turn_clock_secs: Option<u64>,
+}
+
+/// A request from a seated socket.
+#[derive(Clone, Copy, Debug)]
+pub enum SeatRequest {
+    /// A game action.
+    Action(Action),
+    /// Offer or accept a rematch.
+    Rematch,
+}
+
+pub(super) enum Command {
+    Join {
+        token: Option<String>,
+        queue: mpsc::Sender<Utf8Bytes>,
+        kick: oneshot::Sender<Kick>,
+        reply: oneshot::Sender<Result<u64, JoinError>>,
+    },
+    Leave {
+        socket: u64,
+    },
+    Request {
+        socket: u64,
+        seq: u64,
+        request: SeatRequest,
+        reply: oneshot::Sender<Reply>,
+    },
+    Claim {
+        invite: String,
+        reply: oneshot::Sender<Result<Claimed, ClaimError>>,
+    },
+    Summary {
+        reply: oneshot::Sender<Summary>,
+    },
+    Expire,
+}
+
+/// A cheap, cloneable handle to a room's actor.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// Distinguishes this actor from a later one of the same room (after an unload).
+    pub generation: u64,
+    pub(super) tx: mpsc::Sender<Command>,
+}
+
+impl RoomHandle {
+    async fn call<T>(&self, command: impl FnOnce(oneshot::Sender<T>) -> Command) -> Result<T, Gone> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(command(reply)).await.map_err(|_| Gone)?;
+        answer.await.map_err(|_| Gone)
+    }
+
+    /// Joins a socket as the seat whose token this is, or as a spectator. On success the room
+    /// has queued `welcome` and the first `state`, and returns the socket's id.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn join(
+        &self,
+        token: Option<String>,
+        queue: mpsc::Sender<Utf8Bytes>,
+        kick: oneshot::Sender<Kick>,
+    ) -> Result<Result<u64, JoinError>, Gone> {
+        self.call(|reply| Command::Join { token, queue, kick, reply }).await
+    }
+
+    /// Forgets a socket.
+    pub async fn leave(&self, socket: u64) {
+        let _ = self.tx.send(Command::Leave { socket }).await;
+    }
+
+    /// A seated socket's request; the reply to send back.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn request(&self, socket: u64, seq: u64, request: SeatRequest) -> Result<Reply, Gone> {
+        self.call(|reply| Command::Request { socket, seq, request, reply }).await
+    }
+
+    /// Claims the guest seat with an invitation.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn claim(&self, invite: String) -> Result<Result<Claimed, ClaimError>, Gone> {
+        self.call(|reply| Command::Claim { invite, reply }).await
+    }
+
+    /// The public facts of the room.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn summary(&self) -> Result<Summary, Gone> {
+        self.call(|reply| Command::Summary { reply }).await
+    }
+
+    /// Closes every socket with 4004 and stops the actor: the room was deleted.
+    pub async fn expire(&self) {
+        let _ = self.tx.send(Command::Expire).await;
+    }
+}
