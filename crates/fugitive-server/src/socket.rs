@@ -253,9 +253,15 @@ async fn write(
         tokio::select! {
             biased;
             kick = &mut close => {
-                if let Ok(kick) = kick {
-                    let frame = CloseFrame { code: kick.code, reason: kick.reason.into() };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
+                match kick {
+                    Ok(kick) => {
+                        let frame = CloseFrame { code: kick.code, reason: kick.reason.into() };
+                        let _ = sink.send(Message::Close(Some(frame))).await;
+                    }
+                    // The peer closed or vanished: flush the close reply tungstenite queued.
+                    Err(_) => {
+                        let _ = sink.close().await;
+                    }
                 }
                 return;
             }

@@ -74,8 +74,18 @@ async fn r17_resignation() {
 }
 
 #[tokio::test]
-async fn rematch_swaps_roles_in_the_same_room() {
-    let db = TestDb::sqlite();
+async fn sqlite_rematch_swaps_roles_in_the_same_room() {
+    rematch(TestDb::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_rematch_swaps_roles_in_the_same_room() {
+    if let Some(db) = TestDb::postgres("postgres_rematch_swaps_roles_in_the_same_room").await {
+        rematch(db).await;
+    }
+}
+
+async fn rematch(db: TestDb) {
     let server = Server::start(&db, &[]).await;
     let mut table = Table::open(server.addr, json!({ "role": "marshal" })).await;
     assert_eq!(play(&mut table, Goal::AllHideoutsFound, 100).await.unwrap().reason, Reason::AllHideoutsFound);
@@ -117,6 +127,7 @@ async fn rematch_swaps_roles_in_the_same_room() {
     let (setup_2, _) = replay(server.addr, &table.seats.room, 2).await;
     assert_ne!(setup_1.seed, setup_2.seed);
     server.stop().await;
+    db.drop_database().await;
 }
 
 #[tokio::test]

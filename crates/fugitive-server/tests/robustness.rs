@@ -335,8 +335,18 @@ async fn http_errors_are_documented_json() {
 }
 
 #[tokio::test]
-async fn idle_unfinished_rooms_expire_and_finished_ones_stay() {
-    let db = TestDb::sqlite();
+async fn sqlite_idle_unfinished_rooms_expire_and_finished_ones_stay() {
+    expiry(TestDb::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_idle_unfinished_rooms_expire_and_finished_ones_stay() {
+    if let Some(db) = TestDb::postgres("postgres_idle_unfinished_rooms_expire_and_finished_ones_stay").await {
+        expiry(db).await;
+    }
+}
+
+async fn expiry(db: TestDb) {
     let server = Server::start(&db, &["--room-idle-ttl", "1s", "--expiry-interval", "200ms"]).await;
     let idle = create_room(server.addr, json!({})).await;
     let mut finished = Table::open(server.addr, json!({})).await;
@@ -352,4 +362,5 @@ async fn idle_unfinished_rooms_expire_and_finished_ones_stay() {
     let replay = format!("/api/rooms/{}/games/1", finished.seats.room);
     assert_eq!(http(server.addr, "GET", &replay, None).await.0, 200);
     server.stop().await;
+    db.drop_database().await;
 }

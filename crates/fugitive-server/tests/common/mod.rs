@@ -44,7 +44,9 @@ impl TestDb {
     /// or `None` (and a line saying the test was skipped) when the variable is not set.
     pub async fn postgres(test: &str) -> Option<TestDb> {
         let Ok(admin) = std::env::var("FUGITIVE_TEST_DATABASE_URL") else {
-            println!("{test}: skipped: FUGITIVE_TEST_DATABASE_URL not set");
+            // Straight to stderr, past the test harness's capture, so the skip is visible.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "{test}: skipped: FUGITIVE_TEST_DATABASE_URL not set");
             return None;
         };
         use sqlx::Connection;
