@@ -21,11 +21,7 @@ impl Card {
 
     /// The card with this number, if it is 0–42.
     pub const fn new(number: u8) -> Option<Card> {
-        if number <= Card::MAX {
-            Some(Card(number))
-        } else {
-            None
-        }
+        if number <= Card::MAX { Some(Card(number)) } else { None }
     }
 
     /// The card's number.

@@ -172,8 +172,7 @@ impl Deal {
         let fixed: Cards = [1, 2, 3, 42].into_iter().filter_map(Card::new).collect();
         let hand = self.fugitive_hand;
         let in_deck = |deck: Deck| hand.intersection(deck.cards()).len();
-        if !fixed.is_subset(hand) || in_deck(Deck::One) != 3 || in_deck(Deck::Two) != 2 || hand.len() != 9
-        {
+        if !fixed.is_subset(hand) || in_deck(Deck::One) != 3 || in_deck(Deck::Two) != 2 || hand.len() != 9 {
             return Err(DealError::Hand);
         }
         for deck in Deck::ALL {

@@ -274,7 +274,7 @@ impl Game {
             }
             (Phase::Guess | Phase::Manhunt, Action::Guess { numbers }) => self.check_guess(numbers),
             (Phase::Manhunt, _) => wrong("the Manhunt allows only guesses (R16)"),
-            (Phase::Guess, _) => wrong("you have drawn: now guess (R8)"),
+            (Phase::Guess, _) => wrong("now guess (R8)"),
             (Phase::Opening { .. }, Action::Draw { .. }) => wrong("there is no draw on the first turn (R6)"),
             (Phase::PlaceOrPass, Action::Draw { .. }) => {
                 wrong("you have drawn: now place a hideout or pass (R7)")
@@ -321,8 +321,7 @@ impl Game {
         if hideout.number() - last.number() > 3 + sprint {
             return Err(ActionError::TooFar { hideout, last, sprint });
         }
-        if self.needs_second_hideout() && !can_place(hand.without(hideout).difference(sprints), hideout)
-        {
+        if self.needs_second_hideout() && !can_place(hand.without(hideout).difference(sprints), hideout) {
             return Err(ActionError::NoSecondHideout);
         }
         Ok(())

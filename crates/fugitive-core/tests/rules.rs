@@ -7,13 +7,12 @@
 mod common;
 
 use common::{
-    HAND, card, cards, cards_in_decks, deal, deal_with_tops, deck, draw, fugitive_turn, game,
-    game_with, guess, hidden, lowest_deck, marshal_turn, place, play, refused,
+    HAND, card, cards, cards_in_decks, deal, deal_with_tops, deck, draw, fugitive_turn, game, game_with,
+    guess, hidden, lowest_deck, marshal_turn, place, play, refused,
 };
 use fugitive_core::{
-    Action, ActionError, Card, Cards, Deal, DealError, Deck, Event, Game, HandView, Hideout,
-    OpeningHideouts, Outcome, Phase, Reason, Role, RuleOptions, Seed, Setup, TrailCard, View,
-    Viewer,
+    Action, ActionError, Card, Cards, Deal, DealError, Deck, Event, Game, HandView, Hideout, OpeningHideouts,
+    Outcome, Phase, Reason, Role, RuleOptions, Seed, Setup, TrailCard, View, Viewer,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -25,10 +24,7 @@ fn json(view: &View) -> String {
 }
 
 fn exactly_two() -> RuleOptions {
-    RuleOptions {
-        opening_hideouts: OpeningHideouts::ExactlyTwo,
-        ..RuleOptions::default()
-    }
+    RuleOptions { opening_hideouts: OpeningHideouts::ExactlyTwo, ..RuleOptions::default() }
 }
 
 /// The usual hand after the opening 3 (over sprint card 1, a bluff) and 6; the Marshal drew 7 and
@@ -40,13 +36,7 @@ fn three_hideouts() -> Game {
     play(&mut game, Fugitive, place(6, &[]));
     marshal_turn(&mut game, &[41]);
     fugitive_turn(&mut game, 1, place(9, &[2]));
-    assert_eq!(
-        game.phase(),
-        Phase::Draw {
-            role: Marshal,
-            left: 1
-        }
-    );
+    assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
     game
 }
 
@@ -56,10 +46,7 @@ fn three_hideouts() -> Game {
 fn chase(high: u8, reveal: bool) -> Game {
     // He holds 6, 9, 12, 15, 18 to climb by threes, draws 20, 22, 24, 26 from deck 2 to sprint
     // with, then `high`, 32, 35, 38 from deck 3. The Marshal draws from deck 1, later deck 2.
-    let deal = deal_with_tops(
-        &[6, 9, 12, 15, 18],
-        [&[], &[20, 22, 24, 26], &[high, 32, 35, 38]],
-    );
+    let deal = deal_with_tops(&[6, 9, 12, 15, 18], [&[], &[20, 22, 24, 26], &[high, 32, 35, 38]]);
     let mut game = game_with(RuleOptions::default(), deal);
     play(&mut game, Fugitive, place(3, &[]));
     play(&mut game, Fugitive, place(6, &[]));
@@ -124,26 +111,14 @@ fn r2_decks_hold_their_own_cards_and_card_0_starts_the_trail() {
         let mut everywhere = hand;
         for d in Deck::ALL {
             let in_deck: Cards = game.deck(d).iter().copied().collect();
-            assert_eq!(
-                in_deck.len(),
-                game.deck(d).len(),
-                "seed {seed}: a card twice in {d}"
-            );
+            assert_eq!(in_deck.len(), game.deck(d).len(), "seed {seed}: a card twice in {d}");
             assert_eq!(in_deck, d.cards().difference(hand), "seed {seed}: {d}");
             everywhere = everywhere.union(in_deck);
         }
         assert_eq!(Deck::ALL.map(|d| game.deck(d).len()), [8, 12, 13]);
-        let start = Hideout {
-            card: Card::START,
-            sprints: Cards::EMPTY,
-            face_up: true,
-        };
+        let start = Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true };
         assert_eq!(game.trail().positions(), [start]);
-        assert_eq!(
-            everywhere.with(Card::START),
-            Cards::range(0, 42),
-            "every card somewhere"
-        );
+        assert_eq!(everywhere.with(Card::START), Cards::range(0, 42), "every card somewhere");
     }
 }
 
@@ -188,10 +163,7 @@ fn r2_r3_hand_built_deals_are_checked() {
         (hand_card_in_deck(deal(&HAND)), DealError::Deck(Deck::One)),
     ];
     for (bad, expected) in cases {
-        assert_eq!(
-            Game::from_deal(RuleOptions::default(), bad).unwrap_err(),
-            expected
-        );
+        assert_eq!(Game::from_deal(RuleOptions::default(), bad).unwrap_err(), expected);
     }
     assert!(DealError::Hand.to_string().ends_with("(R3)"));
     assert!(DealError::Deck(Deck::One).to_string().ends_with("(R2)"));
@@ -207,10 +179,7 @@ fn r4_same_seed_and_same_actions_give_the_same_game() {
     let mut b = Game::new(setup);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     while let Some(role) = a.to_move() {
-        let action = a
-            .legal_actions(role)
-            .sample(&mut rng)
-            .expect("the mover has a move");
+        let action = a.legal_actions(role).sample(&mut rng).expect("the mover has a move");
         assert_eq!(play(&mut a, role, action), play(&mut b, role, action));
         for viewer in Viewer::ALL {
             assert_eq!(json(&a.view(viewer)), json(&b.view(viewer)));
@@ -222,9 +191,7 @@ fn r4_same_seed_and_same_actions_give_the_same_game() {
 
 #[test]
 fn r4_different_seeds_deal_differently() {
-    let deals: Vec<Deal> = (0..10u64)
-        .map(|s| Game::new(Setup::new(s)).deal().clone())
-        .collect();
+    let deals: Vec<Deal> = (0..10u64).map(|s| Game::new(Setup::new(s)).deal().clone()).collect();
     for (i, a) in deals.iter().enumerate() {
         for b in &deals[i + 1..] {
             assert_ne!(a, b);
@@ -266,39 +233,18 @@ fn r5_the_fugitive_moves_first_then_turns_alternate() {
 #[test]
 fn r5_out_of_turn_and_wrong_role_actions_are_refused_and_change_nothing() {
     let mut game = game(&HAND);
-    let not_marshals_turn = ActionError::NotYourTurn {
-        expected: Fugitive,
-        actual: Marshal,
-    };
+    let not_marshals_turn = ActionError::NotYourTurn { expected: Fugitive, actual: Marshal };
     assert_eq!(refused(&mut game, Marshal, draw(1)), not_marshals_turn);
     assert_eq!(refused(&mut game, Marshal, guess(&[3])), not_marshals_turn);
-    assert_eq!(
-        refused(&mut game, Marshal, place(3, &[])),
-        ActionError::WrongRole(Fugitive)
-    );
-    assert_eq!(
-        refused(&mut game, Marshal, Action::Pass),
-        ActionError::WrongRole(Fugitive)
-    );
-    assert_eq!(
-        refused(&mut game, Fugitive, guess(&[3])),
-        ActionError::WrongRole(Marshal)
-    );
+    assert_eq!(refused(&mut game, Marshal, place(3, &[])), ActionError::WrongRole(Fugitive));
+    assert_eq!(refused(&mut game, Marshal, Action::Pass), ActionError::WrongRole(Fugitive));
+    assert_eq!(refused(&mut game, Fugitive, guess(&[3])), ActionError::WrongRole(Marshal));
 
     play(&mut game, Fugitive, place(3, &[]));
     play(&mut game, Fugitive, Action::EndTurn);
     let err = refused(&mut game, Fugitive, draw(1));
-    assert_eq!(
-        err,
-        ActionError::NotYourTurn {
-            expected: Marshal,
-            actual: Fugitive
-        }
-    );
-    assert_eq!(
-        err.to_string(),
-        "it is the Marshal's turn, not the Fugitive's (R5)"
-    );
+    assert_eq!(err, ActionError::NotYourTurn { expected: Marshal, actual: Fugitive });
+    assert_eq!(err.to_string(), "it is the Marshal's turn, not the Fugitive's (R5)");
     assert_eq!(err.code(), "not_your_turn");
     let err = refused(&mut game, Marshal, Action::EndTurn);
     assert_eq!(err, ActionError::WrongRole(Fugitive));
@@ -312,25 +258,15 @@ fn r5_every_refusal_names_its_rule() {
     let c = card(7);
     let errors = [
         ActionError::GameOver,
-        ActionError::NotYourTurn {
-            expected: Fugitive,
-            actual: Marshal,
-        },
+        ActionError::NotYourTurn { expected: Fugitive, actual: Marshal },
         ActionError::WrongRole(Fugitive),
         ActionError::DeckEmpty(Deck::One),
         ActionError::NotInHand(c),
         ActionError::SprintNotInHand(c),
         ActionError::SprintIsHideout(c),
         ActionError::SprintIs42,
-        ActionError::NotAbove {
-            hideout: c,
-            last: c,
-        },
-        ActionError::TooFar {
-            hideout: c,
-            last: c,
-            sprint: 0,
-        },
+        ActionError::NotAbove { hideout: c, last: c },
+        ActionError::TooFar { hideout: c, last: c, sprint: 0 },
         ActionError::NoSecondHideout,
         ActionError::EmptyGuess,
         ActionError::GuessOutOfRange(c),
@@ -339,10 +275,7 @@ fn r5_every_refusal_names_its_rule() {
     ];
     for err in errors {
         let message = err.to_string();
-        assert!(
-            message.ends_with(')') && message.contains("(R"),
-            "{message:?} names no rule"
-        );
+        assert!(message.ends_with(')') && message.contains("(R"), "{message:?} names no rule");
     }
 }
 
@@ -352,37 +285,19 @@ fn r5_every_refusal_names_its_rule() {
 fn r6_one_or_two_opening_hideouts_and_no_draw() {
     let mut one = game(&HAND);
     let err = refused(&mut one, Fugitive, Action::EndTurn);
-    assert!(
-        matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R6)"),
-        "{err}"
-    );
+    assert!(matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R6)"), "{err}");
     let err = refused(&mut one, Fugitive, draw(1));
     assert!(err.to_string().contains("(R6)"), "{err}");
     play(&mut one, Fugitive, place(3, &[]));
     assert_eq!(one.phase(), Phase::Opening { placed: 1 });
-    assert_eq!(
-        play(&mut one, Fugitive, Action::EndTurn),
-        [Event::TurnEnded]
-    );
-    assert_eq!(
-        one.phase(),
-        Phase::Draw {
-            role: Marshal,
-            left: 2
-        }
-    );
+    assert_eq!(play(&mut one, Fugitive, Action::EndTurn), [Event::TurnEnded]);
+    assert_eq!(one.phase(), Phase::Draw { role: Marshal, left: 2 });
 
     // A second hideout ends the turn by itself.
     let mut two = game(&HAND);
     play(&mut two, Fugitive, place(3, &[]));
     play(&mut two, Fugitive, place(6, &[]));
-    assert_eq!(
-        two.phase(),
-        Phase::Draw {
-            role: Marshal,
-            left: 2
-        }
-    );
+    assert_eq!(two.phase(), Phase::Draw { role: Marshal, left: 2 });
     assert_eq!(hidden(&two), [3, 6]);
     refused(&mut two, Fugitive, place(15, &[1, 2]));
 }
@@ -391,16 +306,10 @@ fn r6_one_or_two_opening_hideouts_and_no_draw() {
 fn r6_exactly_two_refuses_a_first_hideout_with_no_legal_second() {
     // Hideout 4 over every other card but 42 leaves only 42, which cannot follow 4. Hideout 2
     // over all but 6 and 42 leaves 6, one too far above 2, and 6 cannot sprint over itself.
-    let greedy = [
-        place(4, &[1, 2, 3, 5, 6, 15, 16]),
-        place(2, &[1, 3, 4, 5, 15, 16]),
-    ];
+    let greedy = [place(4, &[1, 2, 3, 5, 6, 15, 16]), place(2, &[1, 3, 4, 5, 15, 16])];
     let mut game = game_with(exactly_two(), deal(&HAND));
     for first in greedy {
-        assert!(
-            common::game(&HAND).is_legal(Fugitive, &first),
-            "legal under one_or_two"
-        );
+        assert!(common::game(&HAND).is_legal(Fugitive, &first), "legal under one_or_two");
         let err = refused(&mut game, Fugitive, first);
         assert_eq!(err, ActionError::NoSecondHideout);
         assert_eq!(err.code(), "no_second_hideout");
@@ -411,19 +320,10 @@ fn r6_exactly_two_refuses_a_first_hideout_with_no_legal_second() {
 
     play(&mut game, Fugitive, place(3, &[]));
     let err = refused(&mut game, Fugitive, Action::EndTurn);
-    assert!(
-        matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R6)"),
-        "{err}"
-    );
+    assert!(matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R6)"), "{err}");
     assert!(!game.legal_actions(Fugitive).end_turn);
     play(&mut game, Fugitive, place(6, &[]));
-    assert_eq!(
-        game.phase(),
-        Phase::Draw {
-            role: Marshal,
-            left: 2
-        }
-    );
+    assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 2 });
 }
 
 // R7, R8 -----------------------------------------------------------------------------------------
@@ -434,22 +334,12 @@ fn r7_later_turn_draw_first_then_place_exactly_one() {
     play(&mut game, Fugitive, place(3, &[]));
     play(&mut game, Fugitive, Action::EndTurn);
     marshal_turn(&mut game, &[41]);
-    assert_eq!(
-        game.phase(),
-        Phase::Draw {
-            role: Fugitive,
-            left: 1
-        }
-    );
+    assert_eq!(game.phase(), Phase::Draw { role: Fugitive, left: 1 });
     for action in [place(6, &[]), Action::Pass, Action::EndTurn] {
         let err = refused(&mut game, Fugitive, action);
         assert!(err.to_string().contains("R7"), "{err}");
     }
-    let drew = Event::Drew {
-        role: Fugitive,
-        deck: Deck::Three,
-        card: Some(card(29)),
-    };
+    let drew = Event::Drew { role: Fugitive, deck: Deck::Three, card: Some(card(29)) };
     assert_eq!(play(&mut game, Fugitive, draw(3)), [drew]);
     assert!(game.hand(Fugitive).contains(card(29)));
     assert_eq!(game.phase(), Phase::PlaceOrPass);
@@ -458,13 +348,7 @@ fn r7_later_turn_draw_first_then_place_exactly_one() {
         assert!(err.to_string().contains("(R7)"), "{err}");
     }
     play(&mut game, Fugitive, place(6, &[]));
-    assert_eq!(
-        game.phase(),
-        Phase::Draw {
-            role: Marshal,
-            left: 1
-        }
-    );
+    assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
     refused(&mut game, Fugitive, place(15, &[1, 2]));
 }
 
@@ -475,54 +359,22 @@ fn r8_marshal_draws_two_on_her_first_turn_then_one() {
         let mut game = game(&HAND);
         play(&mut game, Fugitive, place(3, &[]));
         play(&mut game, Fugitive, Action::EndTurn);
-        assert_eq!(
-            game.phase(),
-            Phase::Draw {
-                role: Marshal,
-                left: 2
-            }
-        );
+        assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 2 });
         let top = game.deck(deck(first))[0];
         play(&mut game, Marshal, draw(first));
-        assert_eq!(
-            game.phase(),
-            Phase::Draw {
-                role: Marshal,
-                left: 1
-            }
-        );
-        assert!(
-            refused(&mut game, Marshal, guess(&[3]))
-                .to_string()
-                .contains("R8")
-        );
+        assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
+        assert!(refused(&mut game, Marshal, guess(&[3])).to_string().contains("R8"));
         let next = game.deck(deck(second))[0];
         play(&mut game, Marshal, draw(second));
         assert_eq!(game.phase(), Phase::Guess);
         assert_eq!(game.hand(Marshal), Cards::from(top).with(next));
-        assert!(
-            refused(&mut game, Marshal, draw(2))
-                .to_string()
-                .contains("(R8)")
-        );
+        assert!(refused(&mut game, Marshal, draw(2)).to_string().contains("(R8)"));
 
         // Her guess ends her turn; on her next one she draws once.
         play(&mut game, Marshal, guess(&[41]));
-        assert_eq!(
-            game.phase(),
-            Phase::Draw {
-                role: Fugitive,
-                left: 1
-            }
-        );
+        assert_eq!(game.phase(), Phase::Draw { role: Fugitive, left: 1 });
         fugitive_turn(&mut game, 2, Action::Pass);
-        assert_eq!(
-            game.phase(),
-            Phase::Draw {
-                role: Marshal,
-                left: 1
-            }
-        );
+        assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
         play(&mut game, Marshal, draw(2));
         assert_eq!(game.phase(), Phase::Guess);
         assert_eq!(game.hand(Marshal).len(), 3);
@@ -550,10 +402,7 @@ fn r7_r8_an_empty_deck_is_refused_while_another_has_cards() {
     assert_eq!(err.code(), "deck_empty");
     assert_eq!(game.legal_actions(Fugitive).draws, [Deck::Two, Deck::Three]);
     fugitive_turn(&mut game, 2, Action::Pass);
-    assert_eq!(
-        refused(&mut game, Marshal, draw(1)),
-        ActionError::DeckEmpty(Deck::One)
-    );
+    assert_eq!(refused(&mut game, Marshal, draw(1)), ActionError::DeckEmpty(Deck::One));
     play(&mut game, Marshal, draw(3));
 }
 
@@ -570,29 +419,17 @@ fn r7_r8_draws_are_skipped_when_every_deck_is_empty() {
         let n = lowest_deck(&game).expect("he draws the last card").number();
         pass_events = fugitive_turn(&mut game, n, Action::Pass);
     }
-    assert_eq!(
-        pass_events,
-        [Event::Passed, Event::DrawSkipped { role: Marshal }]
-    );
+    assert_eq!(pass_events, [Event::Passed, Event::DrawSkipped { role: Marshal }]);
     assert_eq!(game.phase(), Phase::Guess);
     assert!(game.legal_actions(Marshal).draws.is_empty());
     refused(&mut game, Marshal, draw(1));
 
-    let missed = Event::Guessed {
-        numbers: cards(&[41]),
-        right: false,
-    };
-    assert_eq!(
-        play(&mut game, Marshal, guess(&[41])),
-        [missed, Event::DrawSkipped { role: Fugitive }]
-    );
+    let missed = Event::Guessed { numbers: cards(&[41]), right: false };
+    assert_eq!(play(&mut game, Marshal, guess(&[41])), [missed, Event::DrawSkipped { role: Fugitive }]);
     assert_eq!(game.phase(), Phase::PlaceOrPass);
     assert!(game.legal_actions(Fugitive).draws.is_empty());
     let events = play(&mut game, Fugitive, Action::Pass);
-    assert_eq!(
-        events,
-        [Event::Passed, Event::DrawSkipped { role: Marshal }]
-    );
+    assert_eq!(events, [Event::Passed, Event::DrawSkipped { role: Marshal }]);
 }
 
 #[test]
@@ -604,43 +441,15 @@ fn r8a_draws_show_the_deck_to_everyone_and_the_card_to_the_drawer() {
     play(&mut game, Marshal, draw(1));
     play(&mut game, Marshal, guess(&[41]));
     play(&mut game, Fugitive, draw(3));
-    let drew = |role, n, c: Option<u8>| Event::Drew {
-        role,
-        deck: deck(n),
-        card: c.map(card),
-    };
+    let drew = |role, n, c: Option<u8>| Event::Drew { role, deck: deck(n), card: c.map(card) };
     let expected = [
-        (
-            Viewer::Fugitive,
-            [
-                drew(Marshal, 2, None),
-                drew(Marshal, 1, None),
-                drew(Fugitive, 3, Some(29)),
-            ],
-        ),
-        (
-            Viewer::Marshal,
-            [
-                drew(Marshal, 2, Some(17)),
-                drew(Marshal, 1, Some(7)),
-                drew(Fugitive, 3, None),
-            ],
-        ),
-        (
-            Viewer::Spectator,
-            [
-                drew(Marshal, 2, None),
-                drew(Marshal, 1, None),
-                drew(Fugitive, 3, None),
-            ],
-        ),
+        (Viewer::Fugitive, [drew(Marshal, 2, None), drew(Marshal, 1, None), drew(Fugitive, 3, Some(29))]),
+        (Viewer::Marshal, [drew(Marshal, 2, Some(17)), drew(Marshal, 1, Some(7)), drew(Fugitive, 3, None)]),
+        (Viewer::Spectator, [drew(Marshal, 2, None), drew(Marshal, 1, None), drew(Fugitive, 3, None)]),
     ];
     for (viewer, draws) in expected {
         let history = game.view(viewer).history;
-        let seen: Vec<Event> = history
-            .into_iter()
-            .filter(|e| matches!(e, Event::Drew { .. }))
-            .collect();
+        let seen: Vec<Event> = history.into_iter().filter(|e| matches!(e, Event::Drew { .. })).collect();
         assert_eq!(seen, draws, "{viewer:?}");
     }
 }
@@ -650,13 +459,7 @@ fn r8a_draws_show_the_deck_to_everyone_and_the_card_to_the_drawer() {
 #[test]
 fn r9_hideout_must_be_above_and_within_3_plus_sprint() {
     use ActionError::{NotInHand, SprintIsHideout, SprintNotInHand, TooFar};
-    let too_far = |h, sprint| {
-        Err(TooFar {
-            hideout: card(h),
-            last: Card::START,
-            sprint,
-        })
-    };
+    let too_far = |h, sprint| Err(TooFar { hideout: card(h), last: Card::START, sprint });
     // From card 0, with the usual hand.
     let cases: [(u8, &[u8], Result<(), ActionError>); 13] = [
         (1, &[], Ok(())),
@@ -692,18 +495,8 @@ fn r9_too_far_names_the_numbers() {
     let mut game = game(&[7, 12, 14, 15, 16]);
     play(&mut game, Fugitive, place(7, &[2, 14]));
     let err = refused(&mut game, Fugitive, place(12, &[1]));
-    assert_eq!(
-        err,
-        ActionError::TooFar {
-            hideout: card(12),
-            last: card(7),
-            sprint: 1
-        }
-    );
-    assert_eq!(
-        err.to_string(),
-        "hideout 12 is more than 3 + sprint 1 above 7 (R9)"
-    );
+    assert_eq!(err, ActionError::TooFar { hideout: card(12), last: card(7), sprint: 1 });
+    assert_eq!(err.to_string(), "hideout 12 is more than 3 + sprint 1 above 7 (R9)");
     assert_eq!(err.code(), "too_far");
     play(&mut game, Fugitive, place(12, &[1, 3]));
 }
@@ -718,17 +511,8 @@ fn r9_the_last_card_counts_face_up_or_face_down() {
     play(&mut game, Fugitive, draw(1)); // 9: the Marshal took 7 and 8
     // 5 is above the face-down 3 but not above the face-up 6, the last card.
     let err = refused(&mut game, Fugitive, place(5, &[]));
-    assert_eq!(
-        err,
-        ActionError::NotAbove {
-            hideout: card(5),
-            last: card(6)
-        }
-    );
-    assert_eq!(
-        err.to_string(),
-        "hideout 5 is not above 6, the last card of the trail (R9)"
-    );
+    assert_eq!(err, ActionError::NotAbove { hideout: card(5), last: card(6) });
+    assert_eq!(err.to_string(), "hideout 5 is not above 6, the last card of the trail (R9)");
     play(&mut game, Fugitive, place(9, &[]));
 }
 
@@ -739,16 +523,9 @@ fn r10_overpaid_and_bluff_sprints_are_legal() {
     play(&mut game, Fugitive, place(5, &[1, 2, 4]));
     // 6 needs none after 5: a sprint card under it is a bluff.
     play(&mut game, Fugitive, place(6, &[3]));
-    let positions: Vec<(u8, Cards)> = game
-        .trail()
-        .positions()
-        .iter()
-        .map(|h| (h.card.number(), h.sprints))
-        .collect();
-    assert_eq!(
-        positions,
-        [(0, Cards::EMPTY), (5, cards(&[1, 2, 4])), (6, cards(&[3]))]
-    );
+    let positions: Vec<(u8, Cards)> =
+        game.trail().positions().iter().map(|h| (h.card.number(), h.sprints)).collect();
+    assert_eq!(positions, [(0, Cards::EMPTY), (5, cards(&[1, 2, 4])), (6, cards(&[3]))]);
     assert_eq!(game.hand(Fugitive), cards(&[15, 16, 42]));
 }
 
@@ -765,12 +542,7 @@ fn r10_the_sprint_count_is_public_at_once_the_numbers_are_not() {
     assert_eq!(events, [placed(Some(3), Some(&[1, 2]))]);
     for viewer in [Viewer::Marshal, Viewer::Spectator] {
         let view = game.view(viewer);
-        let face_down = TrailCard {
-            card: None,
-            face_up: false,
-            sprint_count: 2,
-            sprints: None,
-        };
+        let face_down = TrailCard { card: None, face_up: false, sprint_count: 2, sprints: None };
         assert_eq!(view.trail[1], face_down, "{viewer:?}");
         assert_eq!(view.history, [placed(None, None)], "{viewer:?}");
     }
@@ -800,49 +572,27 @@ fn r11_42_lies_face_up_and_its_sprint_cards_stay_hidden_until_the_end() {
         sprints,
     };
     assert_eq!(events[0], placed(Some(cards(&[26]))));
-    let escape = Hideout {
-        card: Card::ESCAPE,
-        sprints: cards(&[26]),
-        face_up: true,
-    };
+    let escape = Hideout { card: Card::ESCAPE, sprints: cards(&[26]), face_up: true };
     assert_eq!(game.trail().positions()[11], escape);
 
-    let shown = |sprints| TrailCard {
-        card: Some(Card::ESCAPE),
-        face_up: true,
-        sprint_count: 1,
-        sprints,
-    };
-    assert_eq!(
-        game.view(Viewer::Fugitive).trail[11],
-        shown(Some(cards(&[26])))
-    );
+    let shown = |sprints| TrailCard { card: Some(Card::ESCAPE), face_up: true, sprint_count: 1, sprints };
+    assert_eq!(game.view(Viewer::Fugitive).trail[11], shown(Some(cards(&[26]))));
     for viewer in [Viewer::Marshal, Viewer::Spectator] {
         let view = game.view(viewer);
         assert_eq!(view.trail[11], shown(None), "{viewer:?}");
         assert!(view.history.contains(&placed(None)), "{viewer:?}");
     }
     play(&mut game, Marshal, guess(&[41]));
-    assert_eq!(
-        game.view(Viewer::Spectator).trail[11],
-        shown(Some(cards(&[26])))
-    );
+    assert_eq!(game.view(Viewer::Spectator).trail[11], shown(Some(cards(&[26]))));
 }
 
 #[test]
 fn r11a_pass_is_refused_on_the_first_turn_and_legal_later() {
     let mut game = game(&HAND);
     let err = refused(&mut game, Fugitive, Action::Pass);
-    assert!(
-        matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R11a)"),
-        "{err}"
-    );
+    assert!(matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R11a)"), "{err}");
     play(&mut game, Fugitive, place(3, &[]));
-    assert!(
-        refused(&mut game, Fugitive, Action::Pass)
-            .to_string()
-            .contains("(R11a)")
-    );
+    assert!(refused(&mut game, Fugitive, Action::Pass).to_string().contains("(R11a)"));
     play(&mut game, Fugitive, Action::EndTurn);
     marshal_turn(&mut game, &[41]);
     play(&mut game, Fugitive, draw(3));
@@ -854,46 +604,22 @@ fn r11a_pass_is_refused_on_the_first_turn_and_legal_later() {
 
 #[test]
 fn r11a_pass_bonus_draw_takes_the_lowest_non_empty_deck() {
-    let rules = RuleOptions {
-        pass_bonus_draw: true,
-        ..RuleOptions::default()
-    };
+    let rules = RuleOptions { pass_bonus_draw: true, ..RuleOptions::default() };
     let mut game = game_with(rules, deal(&HAND));
     play(&mut game, Fugitive, place(3, &[]));
     play(&mut game, Fugitive, Action::EndTurn);
-    let bonus = |n, c| Event::Drew {
-        role: Fugitive,
-        deck: deck(n),
-        card: Some(card(c)),
-    };
+    let bonus = |n, c| Event::Drew { role: Fugitive, deck: deck(n), card: Some(card(c)) };
     // Deck 1 is 7–14. The Marshal takes 7, 8; he draws from deck 3, yet the bonus is 9.
     marshal_turn(&mut game, &[41]);
-    assert_eq!(
-        fugitive_turn(&mut game, 3, Action::Pass),
-        [Event::Passed, bonus(1, 9)]
-    );
+    assert_eq!(fugitive_turn(&mut game, 3, Action::Pass), [Event::Passed, bonus(1, 9)]);
     marshal_turn(&mut game, &[41]); // 10
-    assert_eq!(
-        fugitive_turn(&mut game, 1, Action::Pass),
-        [Event::Passed, bonus(1, 12)]
-    );
+    assert_eq!(fugitive_turn(&mut game, 1, Action::Pass), [Event::Passed, bonus(1, 12)]);
     marshal_turn(&mut game, &[41]); // 13
     // He draws 14, the last of deck 1: the bonus comes from deck 2, whose top is 17.
-    assert_eq!(
-        fugitive_turn(&mut game, 1, Action::Pass),
-        [Event::Passed, bonus(2, 17)]
-    );
+    assert_eq!(fugitive_turn(&mut game, 1, Action::Pass), [Event::Passed, bonus(2, 17)]);
     assert_eq!(game.deck(Deck::One), []);
     let seen = game.view(Viewer::Marshal).history.last().copied();
-    assert_eq!(
-        seen,
-        Some(Event::Drew {
-            role: Fugitive,
-            deck: Deck::Two,
-            card: None
-        }),
-        "R8a"
-    );
+    assert_eq!(seen, Some(Event::Drew { role: Fugitive, deck: Deck::Two, card: None }), "R8a");
 }
 
 // R12, R13, R14 ----------------------------------------------------------------------------------
@@ -902,38 +628,17 @@ fn r11a_pass_bonus_draw_takes_the_lowest_non_empty_deck() {
 fn r12_all_right_reveals_every_named_hideout_with_its_sprint_cards() {
     let mut game = three_hideouts();
     let events = marshal_turn(&mut game, &[3, 9]);
-    let revealed = |position, h, s: &[u8]| Event::Revealed {
-        position,
-        hideout: card(h),
-        sprints: cards(s),
-    };
-    let expected = [
-        Event::Guessed {
-            numbers: cards(&[3, 9]),
-            right: true,
-        },
-        revealed(1, 3, &[1]),
-        revealed(3, 9, &[2]),
-    ];
+    let revealed = |position, h, s: &[u8]| Event::Revealed { position, hideout: card(h), sprints: cards(s) };
+    let expected =
+        [Event::Guessed { numbers: cards(&[3, 9]), right: true }, revealed(1, 3, &[1]), revealed(3, 9, &[2])];
     assert_eq!(events, expected);
     assert_eq!(hidden(&game), [6]);
     let view = game.view(Viewer::Spectator);
     assert_eq!(
         view.trail[1],
-        TrailCard {
-            card: Some(card(3)),
-            face_up: true,
-            sprint_count: 1,
-            sprints: Some(cards(&[1]))
-        }
+        TrailCard { card: Some(card(3)), face_up: true, sprint_count: 1, sprints: Some(cards(&[1])) }
     );
-    assert_eq!(
-        game.phase(),
-        Phase::Draw {
-            role: Fugitive,
-            left: 1
-        }
-    );
+    assert_eq!(game.phase(), Phase::Draw { role: Fugitive, left: 1 });
 }
 
 #[test]
@@ -942,27 +647,10 @@ fn r12_one_wrong_number_reveals_nothing_and_says_only_wrong() {
     let trail = game.trail().clone();
     // 3 and 6 are face down, 10 is not on the trail.
     let events = marshal_turn(&mut game, &[3, 6, 10]);
-    assert_eq!(
-        events,
-        [Event::Guessed {
-            numbers: cards(&[3, 6, 10]),
-            right: false
-        }]
-    );
+    assert_eq!(events, [Event::Guessed { numbers: cards(&[3, 6, 10]), right: false }]);
     assert_eq!(*game.trail(), trail);
-    assert!(
-        !game
-            .history()
-            .iter()
-            .any(|e| matches!(e, Event::Revealed { .. }))
-    );
-    assert_eq!(
-        game.phase(),
-        Phase::Draw {
-            role: Fugitive,
-            left: 1
-        }
-    );
+    assert!(!game.history().iter().any(|e| matches!(e, Event::Revealed { .. })));
+    assert_eq!(game.phase(), Phase::Draw { role: Fugitive, left: 1 });
 }
 
 #[test]
@@ -1007,13 +695,7 @@ fn r12_numbers_in_her_own_hand_are_legal_but_wrong() {
     let mut game = three_hideouts();
     assert_eq!(game.hand(Marshal), cards(&[7, 8]));
     let events = marshal_turn(&mut game, &[7]);
-    assert_eq!(
-        events,
-        [Event::Guessed {
-            numbers: cards(&[7]),
-            right: false
-        }]
-    );
+    assert_eq!(events, [Event::Guessed { numbers: cards(&[7]), right: false }]);
 }
 
 #[test]
@@ -1021,21 +703,9 @@ fn r12_sprint_cards_are_never_guessed() {
     // 1 lies under 3 and 2 under 9: naming them finds nothing.
     let mut game = three_hideouts();
     let events = marshal_turn(&mut game, &[1]);
-    assert_eq!(
-        events,
-        [Event::Guessed {
-            numbers: cards(&[1]),
-            right: false
-        }]
-    );
+    assert_eq!(events, [Event::Guessed { numbers: cards(&[1]), right: false }]);
     fugitive_turn(&mut game, 3, Action::Pass);
-    assert_eq!(
-        marshal_turn(&mut game, &[2, 9])[0],
-        Event::Guessed {
-            numbers: cards(&[2, 9]),
-            right: false
-        }
-    );
+    assert_eq!(marshal_turn(&mut game, &[2, 9])[0], Event::Guessed { numbers: cards(&[2, 9]), right: false });
     assert_eq!(hidden(&game), [3, 6, 9]);
 }
 
@@ -1066,10 +736,7 @@ fn r14_the_marshal_wins_when_the_last_face_down_hideout_is_found() {
     assert!(!game.is_over());
     fugitive_turn(&mut game, 3, Action::Pass);
     let events = marshal_turn(&mut game, &[9]);
-    let won = Outcome {
-        winner: Marshal,
-        reason: Reason::AllHideoutsFound,
-    };
+    let won = Outcome { winner: Marshal, reason: Reason::AllHideoutsFound };
     assert_eq!(events.last(), Some(&Event::GameOver { outcome: won }));
     assert_eq!(game.outcome(), Some(won));
     assert_eq!(game.phase(), Phase::Over);
@@ -1082,33 +749,14 @@ fn r14_the_marshal_wins_when_the_last_face_down_hideout_is_found() {
 #[test]
 fn r15_42_starts_the_manhunt_up_to_29_and_escapes_from_30() {
     // (high card, whether the Marshal found it, what 42 does)
-    let manhunt_from = |h| Event::ManhuntStarted {
-        highest_revealed: h,
-    };
-    let escape = Event::GameOver {
-        outcome: Outcome {
-            winner: Fugitive,
-            reason: Reason::Escape,
-        },
-    };
-    let cases = [
-        (29, true, manhunt_from(29)),
-        (30, true, escape),
-        (30, false, manhunt_from(0)),
-    ];
+    let manhunt_from = |h| Event::ManhuntStarted { highest_revealed: h };
+    let escape = Event::GameOver { outcome: Outcome { winner: Fugitive, reason: Reason::Escape } };
+    let cases = [(29, true, manhunt_from(29)), (30, true, escape), (30, false, manhunt_from(0))];
     for (high, reveal, expected) in cases {
         let mut game = chase(high, reveal);
         let events = play(&mut game, Fugitive, place(42, &[26]));
-        assert_eq!(
-            events.last(),
-            Some(&expected),
-            "high {high}, revealed {reveal}"
-        );
-        let phase = if expected == escape {
-            Phase::Over
-        } else {
-            Phase::Manhunt
-        };
+        assert_eq!(events.last(), Some(&expected), "high {high}, revealed {reveal}");
+        let phase = if expected == escape { Phase::Over } else { Phase::Manhunt };
         assert_eq!(game.phase(), phase);
     }
 }
@@ -1122,24 +770,13 @@ fn r15_r14_42_always_finds_a_face_down_hideout() {
         let mut game = Game::new(Setup::new(seed));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         while let Some(role) = game.to_move() {
-            let action = game
-                .legal_actions(role)
-                .sample(&mut rng)
-                .expect("the mover has a move");
+            let action = game.legal_actions(role).sample(&mut rng).expect("the mover has a move");
             let high = game.trail().highest_revealed();
             play(&mut game, role, action);
-            if let Action::Place {
-                hideout: Card::ESCAPE,
-                ..
-            } = action
-            {
+            if let Action::Place { hideout: Card::ESCAPE, .. } = action {
                 escapes += 1;
                 assert!(game.trail().hidden_count() > 0, "seed {seed}");
-                let expected = if high >= 30 {
-                    Phase::Over
-                } else {
-                    Phase::Manhunt
-                };
+                let expected = if high >= 30 { Phase::Over } else { Phase::Manhunt };
                 assert_eq!(game.phase(), expected, "seed {seed}, H = {high}");
             }
         }
@@ -1154,32 +791,16 @@ fn r16_manhunt_guesses_one_number_at_a_time() {
     assert_eq!(err, ActionError::ManhuntOneNumber);
     assert!(err.to_string().contains("(R16)"));
     assert_eq!(err.code(), "manhunt_one_number");
-    assert!(
-        refused(&mut game, Marshal, draw(3))
-            .to_string()
-            .contains("(R16)")
-    );
-    let fugitives_turn = ActionError::NotYourTurn {
-        expected: Marshal,
-        actual: Fugitive,
-    };
+    assert!(refused(&mut game, Marshal, draw(3)).to_string().contains("(R16)"));
+    let fugitives_turn = ActionError::NotYourTurn { expected: Marshal, actual: Fugitive };
     assert_eq!(refused(&mut game, Fugitive, Action::Pass), fugitives_turn);
-    assert_eq!(
-        refused(&mut game, Marshal, guess(&[42])),
-        ActionError::GuessOutOfRange(Card::ESCAPE)
-    );
-    assert_eq!(
-        game.legal_actions(Marshal).guess.map(|g| g.single),
-        Some(true)
-    );
+    assert_eq!(refused(&mut game, Marshal, guess(&[42])), ActionError::GuessOutOfRange(Card::ESCAPE));
+    assert_eq!(game.legal_actions(Marshal).guess.map(|g| g.single), Some(true));
 
     // Same validation as R12: a face-up number is refused and she guesses again.
     let mut found = chase(29, true);
     play(&mut found, Fugitive, place(42, &[26]));
-    assert_eq!(
-        refused(&mut found, Marshal, guess(&[29])),
-        ActionError::GuessFaceUp(card(29))
-    );
+    assert_eq!(refused(&mut found, Marshal, guess(&[29])), ActionError::GuessFaceUp(card(29)));
     play(&mut found, Marshal, guess(&[3]));
 }
 
@@ -1191,21 +812,12 @@ fn r16_right_guesses_go_on_until_every_hideout_is_found() {
     let last = left.pop().expect("hideouts to find");
     for n in left {
         let events = play(&mut game, Marshal, guess(&[n]));
-        assert_eq!(
-            events[0],
-            Event::Guessed {
-                numbers: cards(&[n]),
-                right: true
-            }
-        );
+        assert_eq!(events[0], Event::Guessed { numbers: cards(&[n]), right: true });
         assert!(matches!(events[1], Event::Revealed { hideout, .. } if hideout == card(n)));
         assert_eq!(game.phase(), Phase::Manhunt);
     }
     let events = play(&mut game, Marshal, guess(&[last]));
-    let won = Outcome {
-        winner: Marshal,
-        reason: Reason::ManhuntSuccess,
-    };
+    let won = Outcome { winner: Marshal, reason: Reason::ManhuntSuccess };
     assert_eq!(events.last(), Some(&Event::GameOver { outcome: won }));
     assert_eq!(game.outcome(), Some(won));
 }
@@ -1215,14 +827,8 @@ fn r16_the_first_wrong_guess_ends_the_manhunt() {
     let mut game = manhunt();
     play(&mut game, Marshal, guess(&[12]));
     let events = play(&mut game, Marshal, guess(&[13]));
-    let survived = Outcome {
-        winner: Fugitive,
-        reason: Reason::ManhuntSurvived,
-    };
-    let missed = Event::Guessed {
-        numbers: cards(&[13]),
-        right: false,
-    };
+    let survived = Outcome { winner: Fugitive, reason: Reason::ManhuntSurvived };
+    let missed = Event::Guessed { numbers: cards(&[13]), right: false };
     assert_eq!(events, [missed, Event::GameOver { outcome: survived }]);
     assert_eq!(game.outcome(), Some(survived));
 }
@@ -1234,28 +840,14 @@ fn r17_either_player_may_resign_at_any_time_even_off_turn() {
     let mut marshal_to_draw = game(&HAND);
     play(&mut marshal_to_draw, Fugitive, place(3, &[]));
     play(&mut marshal_to_draw, Fugitive, Action::EndTurn);
-    let positions = [
-        ("opening", game(&HAND)),
-        ("marshal to draw", marshal_to_draw),
-        ("manhunt", manhunt()),
-    ];
+    let positions = [("opening", game(&HAND)), ("marshal to draw", marshal_to_draw), ("manhunt", manhunt())];
     for (name, position) in positions {
         for role in Role::ALL {
             let mut game = position.clone();
             let events = play(&mut game, role, Action::Resign);
-            let outcome = Outcome {
-                winner: role.opponent(),
-                reason: Reason::Resignation,
-            };
-            assert_eq!(
-                events,
-                [Event::Resigned { role }, Event::GameOver { outcome }],
-                "{name}"
-            );
-            assert_eq!(
-                refused(&mut game, role.opponent(), Action::Resign),
-                ActionError::GameOver
-            );
+            let outcome = Outcome { winner: role.opponent(), reason: Reason::Resignation };
+            assert_eq!(events, [Event::Resigned { role }, Event::GameOver { outcome }], "{name}");
+            assert_eq!(refused(&mut game, role.opponent(), Action::Resign), ActionError::GameOver);
         }
     }
 }
@@ -1264,39 +856,15 @@ fn r17_either_player_may_resign_at_any_time_even_off_turn() {
 fn r17_only_the_player_to_move_can_time_out() {
     let mut game = game(&HAND);
     let err = refused(&mut game, Marshal, Action::TimeOut);
-    assert_eq!(
-        err,
-        ActionError::NotYourTurn {
-            expected: Fugitive,
-            actual: Marshal
-        }
-    );
+    assert_eq!(err, ActionError::NotYourTurn { expected: Fugitive, actual: Marshal });
     let events = play(&mut game, Fugitive, Action::TimeOut);
-    let outcome = Outcome {
-        winner: Marshal,
-        reason: Reason::TimeOut,
-    };
-    assert_eq!(
-        events,
-        [
-            Event::TimedOut { role: Fugitive },
-            Event::GameOver { outcome }
-        ]
-    );
+    let outcome = Outcome { winner: Marshal, reason: Reason::TimeOut };
+    assert_eq!(events, [Event::TimedOut { role: Fugitive }, Event::GameOver { outcome }]);
 
     let mut game = manhunt();
-    assert_eq!(
-        refused(&mut game, Fugitive, Action::TimeOut).code(),
-        "not_your_turn"
-    );
+    assert_eq!(refused(&mut game, Fugitive, Action::TimeOut).code(), "not_your_turn");
     play(&mut game, Marshal, Action::TimeOut);
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome {
-            winner: Fugitive,
-            reason: Reason::TimeOut
-        })
-    );
+    assert_eq!(game.outcome(), Some(Outcome { winner: Fugitive, reason: Reason::TimeOut }));
 }
 
 #[test]
@@ -1309,25 +877,14 @@ fn r18_after_the_end_every_view_shows_everything() {
     play(&mut game, Fugitive, draw(3));
     play(&mut game, Fugitive, Action::Pass);
     play(&mut game, Marshal, draw(2));
-    assert_eq!(
-        game.view(Viewer::Spectator).trail[1].card,
-        None,
-        "hidden while it runs"
-    );
+    assert_eq!(game.view(Viewer::Spectator).trail[1].card, None, "hidden while it runs");
     play(&mut game, Marshal, Action::Resign);
 
     for viewer in Viewer::ALL {
         let view = game.view(viewer);
         for role in Role::ALL {
             let hand = game.hand(role);
-            assert_eq!(
-                view.hands[role],
-                HandView {
-                    size: hand.len(),
-                    cards: Some(hand)
-                },
-                "{viewer:?}"
-            );
+            assert_eq!(view.hands[role], HandView { size: hand.len(), cards: Some(hand) }, "{viewer:?}");
         }
         for (seen, h) in view.trail.iter().zip(game.trail().positions()) {
             let whole = TrailCard {
@@ -1358,37 +915,15 @@ fn one_found() -> Game {
     game
 }
 
-fn trail_card(
-    card: Option<u8>,
-    face_up: bool,
-    sprint_count: usize,
-    sprints: Option<&[u8]>,
-) -> TrailCard {
-    TrailCard {
-        card: card.map(common::card),
-        face_up,
-        sprint_count,
-        sprints: sprints.map(cards),
-    }
+fn trail_card(card: Option<u8>, face_up: bool, sprint_count: usize, sprints: Option<&[u8]>) -> TrailCard {
+    TrailCard { card: card.map(common::card), face_up, sprint_count, sprints: sprints.map(cards) }
 }
 
 #[test]
 fn r19_the_fugitive_sees_his_hand_and_the_whole_trail() {
     let view = one_found().view(Viewer::Fugitive);
-    assert_eq!(
-        view.hands.fugitive,
-        HandView {
-            size: 5,
-            cards: Some(cards(&[4, 5, 15, 16, 42]))
-        }
-    );
-    assert_eq!(
-        view.hands.marshal,
-        HandView {
-            size: 3,
-            cards: None
-        }
-    );
+    assert_eq!(view.hands.fugitive, HandView { size: 5, cards: Some(cards(&[4, 5, 15, 16, 42])) });
+    assert_eq!(view.hands.marshal, HandView { size: 3, cards: None });
     let trail = [
         trail_card(Some(0), true, 0, Some(&[])),
         trail_card(Some(3), true, 1, Some(&[1])),
@@ -1405,20 +940,8 @@ fn r19_the_fugitive_sees_his_hand_and_the_whole_trail() {
 #[test]
 fn r20_the_marshal_sees_her_hand_and_face_down_positions_as_counts() {
     let view = one_found().view(Viewer::Marshal);
-    assert_eq!(
-        view.hands.marshal,
-        HandView {
-            size: 3,
-            cards: Some(cards(&[7, 8, 10]))
-        }
-    );
-    assert_eq!(
-        view.hands.fugitive,
-        HandView {
-            size: 5,
-            cards: None
-        }
-    );
+    assert_eq!(view.hands.marshal, HandView { size: 3, cards: Some(cards(&[7, 8, 10])) });
+    assert_eq!(view.hands.fugitive, HandView { size: 5, cards: None });
     let trail = [
         trail_card(Some(0), true, 0, Some(&[])),
         trail_card(Some(3), true, 1, Some(&[1])),
@@ -1431,44 +954,20 @@ fn r20_the_marshal_sees_her_hand_and_face_down_positions_as_counts() {
         [(4, false), (12, false), (13, false)]
     );
     let json = json(&view);
-    assert!(
-        json.contains(r#"{"card":null,"face_up":false,"sprint_count":1,"sprints":null}"#),
-        "{json}"
-    );
+    assert!(json.contains(r#"{"card":null,"face_up":false,"sprint_count":1,"sprints":null}"#), "{json}");
 }
 
 #[test]
 fn r21_a_spectator_sees_the_marshals_view_without_her_hand() {
     let game = one_found();
     let spectator = game.view(Viewer::Spectator);
-    assert_eq!(
-        spectator.hands.fugitive,
-        HandView {
-            size: 5,
-            cards: None
-        }
-    );
-    assert_eq!(
-        spectator.hands.marshal,
-        HandView {
-            size: 3,
-            cards: None
-        }
-    );
-    assert!(
-        spectator
-            .trail
-            .iter()
-            .all(|t| t.face_up || (t.card.is_none() && t.sprints.is_none()))
-    );
+    assert_eq!(spectator.hands.fugitive, HandView { size: 5, cards: None });
+    assert_eq!(spectator.hands.marshal, HandView { size: 3, cards: None });
+    assert!(spectator.trail.iter().all(|t| t.face_up || (t.card.is_none() && t.sprints.is_none())));
     let mut marshal = game.view(Viewer::Marshal);
     marshal.viewer = Viewer::Spectator;
     marshal.hands.marshal.cards = None;
-    marshal.history = marshal
-        .history
-        .into_iter()
-        .map(|e| e.seen_by(Viewer::Spectator))
-        .collect();
+    marshal.history = marshal.history.into_iter().map(|e| e.seen_by(Viewer::Spectator)).collect();
     assert_eq!(marshal, spectator);
 }
 
@@ -1484,24 +983,13 @@ fn r22_views_hide_what_their_viewer_may_not_know() {
     let three = open(deal(&HAND), 3);
     let two = open(deal(&HAND), 2);
     for viewer in [Viewer::Marshal, Viewer::Spectator] {
-        assert_eq!(
-            json(&three.view(viewer)),
-            json(&two.view(viewer)),
-            "{viewer:?}"
-        );
+        assert_eq!(json(&three.view(viewer)), json(&two.view(viewer)), "{viewer:?}");
     }
-    assert_ne!(
-        json(&three.view(Viewer::Fugitive)),
-        json(&two.view(Viewer::Fugitive))
-    );
+    assert_ne!(json(&three.view(Viewer::Fugitive)), json(&two.view(Viewer::Fugitive)));
     // The order of the decks is hidden from everyone, the Fugitive too.
     let reordered = open(deal_with_tops(&HAND, [&[14], &[28], &[41]]), 3);
     for viewer in Viewer::ALL {
-        assert_eq!(
-            json(&three.view(viewer)),
-            json(&reordered.view(viewer)),
-            "{viewer:?}"
-        );
+        assert_eq!(json(&three.view(viewer)), json(&reordered.view(viewer)), "{viewer:?}");
     }
 }
 
@@ -1510,31 +998,17 @@ fn r22_views_hide_what_their_viewer_may_not_know() {
 /// Every action worth asking about in `game`: all draws, stops and guesses of one or two
 /// numbers, and every hideout with every set of sprint cards from the Fugitive's hand.
 fn candidate_actions(game: &Game) -> Vec<Action> {
-    let mut actions = vec![
-        Action::Pass,
-        Action::EndTurn,
-        Action::Resign,
-        Action::TimeOut,
-    ];
+    let mut actions = vec![Action::Pass, Action::EndTurn, Action::Resign, Action::TimeOut];
     actions.extend(Deck::ALL.map(|deck| Action::Draw { deck }));
-    actions.push(Action::Guess {
-        numbers: Cards::EMPTY,
-    });
+    actions.push(Action::Guess { numbers: Cards::EMPTY });
     for a in Card::all() {
         for b in Card::all().filter(|&b| b >= a) {
-            actions.push(Action::Guess {
-                numbers: Cards::from(a).with(b),
-            });
+            actions.push(Action::Guess { numbers: Cards::from(a).with(b) });
         }
     }
     let hand = game.hand(Fugitive);
     for hideout in Card::all() {
-        let odd_sets = [
-            Cards::from(hideout),
-            cards(&[0]),
-            cards(&[41]),
-            cards(&[1, 42]),
-        ];
+        let odd_sets = [Cards::from(hideout), cards(&[0]), cards(&[41]), cards(&[1, 42])];
         let sprints = hand.without(hideout).subsets().chain(odd_sets);
         actions.extend(sprints.map(|sprints| Action::Place { hideout, sprints }));
     }
@@ -1550,22 +1024,14 @@ fn legal_actions_agree_with_is_legal() {
     let opening = game(&HAND);
     let one_placed = step(opening.clone(), Fugitive, place(3, &[]));
     let marshal_draws = step(one_placed.clone(), Fugitive, Action::EndTurn);
-    let marshal_guesses = step(
-        step(marshal_draws.clone(), Marshal, draw(1)),
-        Marshal,
-        draw(2),
-    );
+    let marshal_guesses = step(step(marshal_draws.clone(), Marshal, draw(1)), Marshal, draw(2));
     let fugitive_draws = step(marshal_guesses.clone(), Marshal, guess(&[41]));
     let fugitive_places = step(fugitive_draws.clone(), Fugitive, draw(1));
     let over = step(fugitive_places.clone(), Fugitive, Action::Resign);
     let positions = [
         opening,
         game_with(exactly_two(), deal(&HAND)),
-        step(
-            game_with(exactly_two(), deal(&HAND)),
-            Fugitive,
-            place(3, &[]),
-        ),
+        step(game_with(exactly_two(), deal(&HAND)), Fugitive, place(3, &[])),
         one_placed,
         marshal_draws,
         marshal_guesses,
@@ -1583,20 +1049,10 @@ fn legal_actions_agree_with_is_legal() {
             let mut some_legal = false;
             for action in &actions {
                 let is_legal = game.is_legal(role, action);
-                assert_eq!(
-                    legal.contains(action),
-                    is_legal,
-                    "{role} {action:?} in {:?}",
-                    game.phase()
-                );
+                assert_eq!(legal.contains(action), is_legal, "{role} {action:?} in {:?}", game.phase());
                 some_legal |= is_legal && !matches!(action, Action::Resign | Action::TimeOut);
             }
-            assert_eq!(
-                some_legal,
-                game.to_move() == Some(role),
-                "{role} in {:?}",
-                game.phase()
-            );
+            assert_eq!(some_legal, game.to_move() == Some(role), "{role} in {:?}", game.phase());
         }
     }
 }

@@ -7,9 +7,7 @@
 // Each test binary uses a different part of this module.
 #![allow(dead_code)]
 
-use fugitive_core::{
-    Action, ActionError, Card, Cards, Deal, Deck, Event, Game, Phase, Role, RuleOptions,
-};
+use fugitive_core::{Action, ActionError, Card, Cards, Deal, Deck, Event, Game, Phase, Role, RuleOptions};
 
 /// The usual five extra cards: 4, 5, 6 from deck 1 and 15, 16 from deck 2, so the Fugitive
 /// holds 1, 2, 3, 4, 5, 6, 15, 16, 42. Deck 1 is then 7–14, deck 2 is 17–28, deck 3 is 29–41.
@@ -37,16 +35,9 @@ pub fn deal_with_tops(extra: &[u8], tops: [&[u8]; 3]) -> Deal {
     let decks = Deck::ALL.map(|d| {
         let top = cards(tops[d.index()]);
         let rest = d.cards().difference(fugitive_hand).difference(top);
-        tops[d.index()]
-            .iter()
-            .map(|&n| card(n))
-            .chain(rest)
-            .collect()
+        tops[d.index()].iter().map(|&n| card(n)).chain(rest).collect()
     });
-    Deal {
-        decks,
-        fugitive_hand,
-    }
+    Deal { decks, fugitive_hand }
 }
 
 /// A deal where the Fugitive holds 1, 2, 3, 42 and `extra`, every deck in ascending order.
@@ -66,17 +57,12 @@ pub fn game_with(rules: RuleOptions, deal: Deal) -> Game {
 
 /// Placing `hideout` over `sprints`.
 pub fn place(hideout: u8, sprints: &[u8]) -> Action {
-    Action::Place {
-        hideout: card(hideout),
-        sprints: cards(sprints),
-    }
+    Action::Place { hideout: card(hideout), sprints: cards(sprints) }
 }
 
 /// Guessing `numbers`.
 pub fn guess(numbers: &[u8]) -> Action {
-    Action::Guess {
-        numbers: cards(numbers),
-    }
+    Action::Guess { numbers: cards(numbers) }
 }
 
 /// Drawing from deck `n`.
@@ -97,14 +83,9 @@ pub fn play(game: &mut Game, role: Role, action: Action) -> Vec<Event> {
 #[track_caller]
 pub fn refused(game: &mut Game, role: Role, action: Action) -> ActionError {
     let before = game.clone();
-    let err = game
-        .apply(role, action)
-        .expect_err("the action should be refused");
+    let err = game.apply(role, action).expect_err("the action should be refused");
     assert_eq!(*game, before, "a refused {action:?} changed the game");
-    assert!(
-        !game.is_legal(role, &action),
-        "is_legal accepts the refused {action:?}"
-    );
+    assert!(!game.is_legal(role, &action), "is_legal accepts the refused {action:?}");
     err
 }
 
@@ -122,11 +103,7 @@ pub fn cards_in_decks(game: &Game) -> usize {
 /// guesses `numbers`. Returns the guess's events.
 #[track_caller]
 pub fn marshal_turn(game: &mut Game, numbers: &[u8]) -> Vec<Event> {
-    while let Phase::Draw {
-        role: Role::Marshal,
-        ..
-    } = game.phase()
-    {
+    while let Phase::Draw { role: Role::Marshal, .. } = game.phase() {
         let deck = lowest_deck(game).expect("a due draw has a card to draw");
         play(game, Role::Marshal, Action::Draw { deck });
     }
@@ -142,8 +119,5 @@ pub fn fugitive_turn(game: &mut Game, n: u8, action: Action) -> Vec<Event> {
 
 /// The numbers of the face-down hideouts, in trail order.
 pub fn hidden(game: &Game) -> Vec<u8> {
-    game.trail()
-        .hidden()
-        .map(|(_, h)| h.card.number())
-        .collect()
+    game.trail().hidden().map(|(_, h)| h.card.number()).collect()
 }
