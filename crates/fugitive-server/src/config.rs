@@ -35,7 +35,8 @@ pub struct Config {
 
     /// Client messages per second per socket, with bursts of twice as many; more closes the
     /// socket with 1008.
-    #[arg(long, env = "FUGITIVE_MAX_MESSAGES_PER_SEC", default_value_t = 10)]
+    #[arg(long, env = "FUGITIVE_MAX_MESSAGES_PER_SEC", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub max_messages_per_sec: u32,
 
     /// Most WebSockets open at once; more are refused with 503 before the upgrade.
@@ -66,10 +67,24 @@ pub struct Config {
     #[arg(long, env = "FUGITIVE_EXPIRY_INTERVAL", default_value = "60s", value_parser = humantime::parse_duration)]
     pub expiry_interval: Duration,
 
+    /// Log lines as human-readable `text` or as one JSON object per line (`json`). The level
+    /// comes from `RUST_LOG` (default `info`).
+    #[arg(long, env = "FUGITIVE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
     /// A room in memory with no socket for this long (and no running turn clock) is unloaded;
     /// it is rebuilt from the database when someone comes back.
     #[arg(long, env = "FUGITIVE_ROOM_UNLOAD_AFTER", default_value = "5m", value_parser = humantime::parse_duration)]
     pub room_unload_after: Duration,
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// For people.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
 }
 
 /// Which `Origin`s may open a WebSocket.

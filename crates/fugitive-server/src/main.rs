@@ -4,15 +4,19 @@
 use anyhow::Context;
 use clap::Parser;
 use fugitive_server::Config;
+use fugitive_server::config::LogFormat;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
-        .init();
     let config = Config::parse();
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    match config.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
     let listener =
         TcpListener::bind(config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
     fugitive_server::run(listener, config, shutdown_signal()).await.context("server failed")?;
