@@ -72,10 +72,17 @@ async fn serve(socket: WebSocket, app: AppState, room: Option<Uuid>, permit: Own
     let (queue, queued) = mpsc::channel(app.config.socket_queue);
     let (close, closing) = oneshot::channel();
     let mut writer = tokio::spawn(write(sink, queued, closing, app.config.ping_interval));
-    let mut session = Session { app: app.clone(), queue, room: None, joined: None, kick: None };
-    let end = tokio::select! {
-        end = session.read(stream, room) => end,
-        _ = &mut writer => End::Gone,
+    let mut session = None;
+    let end = match load(&app, room).await {
+        Ok((id, room)) => {
+            let session =
+                session.insert(Session { app: app.clone(), queue, id, room, joined: None, kick: None });
+            tokio::select! {
+                end = session.read(stream) => end,
+                _ = &mut writer => End::Gone,
+            }
+        }
+        Err(kick) => End::Close(kick),
     };
     if let End::Close(kick) = end {
         tracing::debug!(code = kick.code, reason = kick.reason, "closing a socket");
@@ -86,18 +93,32 @@ async fn serve(socket: WebSocket, app: AppState, room: Option<Uuid>, permit: Own
     if tokio::time::timeout(Duration::from_secs(2), &mut writer).await.is_err() {
         writer.abort();
     }
-    if let (Some(room), Some(socket)) = (&session.room, session.joined) {
-        room.leave(socket).await;
+    if let Some(Session { room, joined: Some(socket), .. }) = &session {
+        room.leave(*socket).await;
     }
     metrics::socket(-1.0);
     drop(permit);
+}
+
+/// The room a socket asked for, or how to close it.
+async fn load(app: &AppState, room: Option<Uuid>) -> Result<(Uuid, RoomHandle), Kick> {
+    let id = room.ok_or(NO_ROOM)?;
+    match app.rooms.get(id).await {
+        Ok(handle) => Ok((id, handle)),
+        Err(RoomsError::NotFound) => Err(NO_ROOM),
+        Err(error) => {
+            tracing::error!(room = %id, %error, "could not load a room");
+            Err(SERVER_ERROR)
+        }
+    }
 }
 
 /// One socket's conversation with its room.
 struct Session {
     app: AppState,
     queue: mpsc::Sender<Utf8Bytes>,
-    room: Option<RoomHandle>,
+    id: Uuid,
+    room: RoomHandle,
     /// The socket's id in the room, after `hello`.
     joined: Option<u64>,
     /// Fires when the room closes this socket.
@@ -105,18 +126,7 @@ struct Session {
 }
 
 impl Session {
-    async fn read(&mut self, mut stream: SplitStream<WebSocket>, room: Option<Uuid>) -> End {
-        let Some(room) = room else {
-            return End::Close(NO_ROOM);
-        };
-        match self.app.rooms.get(room).await {
-            Ok(handle) => self.room = Some(handle),
-            Err(RoomsError::NotFound) => return End::Close(NO_ROOM),
-            Err(error) => {
-                tracing::error!(%room, %error, "could not load a room");
-                return End::Close(SERVER_ERROR);
-            }
-        }
+    async fn read(&mut self, mut stream: SplitStream<WebSocket>) -> End {
         let idle_timeout = self.app.config.idle_timeout;
         let mut bucket = Bucket::new(self.app.config.max_messages_per_sec);
         let mut stop = self.app.stop.clone();
@@ -127,9 +137,7 @@ impl Session {
                 frame = tokio::time::timeout(idle_timeout, stream.next()) => frame,
             };
             let message = match frame {
-                Err(_) => {
-                    return End::Close(Kick { code: 1008, reason: "idle timeout" });
-                }
+                Err(_) => return End::Close(Kick { code: 1008, reason: "idle timeout" }),
                 Ok(None) => return End::Gone,
                 Ok(Some(Err(error))) => {
                     return if too_big(error) {
@@ -151,7 +159,7 @@ impl Session {
             }
             let started = Instant::now();
             let reply = match text {
-                Some(text) => match self.answer(room, text.as_str()).await {
+                Some(text) => match self.answer(text.as_str()).await {
                     Ok(reply) => reply,
                     Err(end) => return end,
                 },
@@ -168,44 +176,38 @@ impl Session {
     }
 
     /// The reply to one text frame, or how the session ends.
-    async fn answer(&mut self, room: Uuid, text: &str) -> Result<Reply, End> {
+    async fn answer(&mut self, text: &str) -> Result<Reply, End> {
         let message = match protocol::parse(text) {
             Ok(message) => message,
             Err(reply) => return Ok(reply),
         };
         let seq = message.seq;
-        let request = match (self.joined, message.request) {
-            (None, Request::Hello { token }) => return self.hello(room, seq, token).await,
-            (None, _) => {
-                return Ok(Reply::error(Some(seq), code::HELLO_FIRST, "send hello first"));
-            }
+        let (socket, request) = match (self.joined, message.request) {
+            (None, Request::Hello { token }) => return self.hello(seq, token).await,
+            (None, _) => return Ok(Reply::error(Some(seq), code::HELLO_FIRST, "send hello first")),
             (Some(_), Request::Hello { .. }) => {
                 return Ok(Reply::error(Some(seq), code::ALREADY_JOINED, "this socket has already joined"));
             }
-            (Some(_), Request::Action(action)) => SeatRequest::Action(action),
-            (Some(_), Request::Rematch) => SeatRequest::Rematch,
+            (Some(socket), Request::Action(action)) => (socket, SeatRequest::Action(action)),
+            (Some(socket), Request::Rematch) => (socket, SeatRequest::Rematch),
         };
-        let (Some(handle), Some(socket)) = (&self.room, self.joined) else { unreachable!("joined") };
-        handle.request(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN))
+        self.room.request(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN))
     }
 
     /// Joins the room. An actor that unloaded itself meanwhile is reloaded once.
-    async fn hello(&mut self, room: Uuid, seq: u64, token: Option<String>) -> Result<Reply, End> {
-        for _ in 0..2 {
-            let handle = match &self.room {
-                Some(handle) => handle.clone(),
-                None => self.app.rooms.get(room).await.map_err(|_| End::Close(NO_ROOM))?,
-            };
+    async fn hello(&mut self, seq: u64, token: Option<String>) -> Result<Reply, End> {
+        for attempt in 0..2 {
+            if attempt > 0 {
+                self.room = load(&self.app, Some(self.id)).await.map_err(End::Close)?.1;
+            }
             let (kick, kicked) = oneshot::channel();
-            match handle.join(token.clone(), self.queue.clone(), kick).await {
+            match self.room.join(token.clone(), self.queue.clone(), kick).await {
                 Ok(Ok(socket)) => {
                     self.joined = Some(socket);
                     self.kick = Some(kicked);
-                    self.room = Some(handle);
                     return Ok(Reply::ok(seq));
                 }
                 Ok(Err(JoinError::BadToken)) => {
-                    self.room = Some(handle);
                     return Ok(Reply::error(
                         Some(seq),
                         code::BAD_TOKEN,
@@ -215,7 +217,7 @@ impl Session {
                 Ok(Err(JoinError::Full)) => {
                     return Err(End::Close(Kick { code: 1013, reason: "the room has too many sockets" }));
                 }
-                Err(_gone) => self.room = None,
+                Err(_gone) => continue,
             }
         }
         Err(End::Close(SERVER_ERROR))
