@@ -260,9 +260,15 @@ impl Room {
     }
 
     async fn request(&mut self, socket: u64, seq: u64, request: SeatRequest) -> Reply {
-        let Some(seat) = self.sockets.get(&socket).and_then(|s| s.seat) else {
-            return Reply::error(Some(seq), code::SPECTATOR, "a spectator can only watch");
-        };
+        match self.sockets.get(&socket).and_then(|s| s.seat) {
+            Some(seat) => self.seat_request(seat, seq, request).await,
+            None => Reply::error(Some(seq), code::SPECTATOR, "a spectator can only watch"),
+        }
+    }
+
+    /// A request of the player in `seat`, whoever plays it: a socket today, a server-side bot
+    /// could be another caller.
+    async fn seat_request(&mut self, seat: Seat, seq: u64, request: SeatRequest) -> Reply {
         if let Recall::Repeat(reply) = self.seats[seat.index()].seqs.recall(seq) {
             return reply;
         }

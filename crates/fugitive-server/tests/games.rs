@@ -168,3 +168,23 @@ async fn presence_says_whether_the_other_player_is_connected() {
     back.close().await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn claiming_the_invited_seat_updates_every_socket() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let (status, created) = server.http("POST", "/api/rooms", Some(&json!({ "role": "fugitive" }))).await;
+    assert_eq!(status, 201);
+    let room = created["room"].as_str().unwrap();
+    let mut spectator = Client::join(server.addr, room, None).await;
+    let state = spectator.state.clone().unwrap();
+    assert_eq!(state["room"]["seats"], json!({ "fugitive": true, "marshal": false }));
+    assert!(state["room"]["clock"].is_null());
+    let invite = created["links"]["invite"].as_str().unwrap().split("#invite=").nth(1).unwrap();
+    let claim = format!("/api/rooms/{room}/claim");
+    let (status, claimed) = server.http("POST", &claim, Some(&json!({ "invite": invite }))).await;
+    assert_eq!((status, claimed["role"].as_str()), (200, Some("marshal")));
+    let state = spectator.wait_state(|s| s["room"]["seats"]["marshal"] == true).await;
+    assert_eq!(state["version"], 0, "a claim is not a move");
+    server.stop().await;
+}
