@@ -363,7 +363,7 @@ impl Db {
             invite_hash,
             seats,
             seated_at,
-            earlier_actions: total as u64 - game.actions.len() as u64,
+            earlier_actions: (total as u64).saturating_sub(game.actions.len() as u64),
             game,
             seqs,
         }))

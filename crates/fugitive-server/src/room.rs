@@ -123,7 +123,9 @@ impl Room {
             invite_hash: stored.invite_hash,
             seats,
             game_number: stored.game.number,
-            version: stored.earlier_actions + game.actions().len() as u64 + (stored.game.number - 1),
+            version: stored.earlier_actions
+                + game.actions().len() as u64
+                + stored.game.number.saturating_sub(1),
             game,
             fugitive_seat: stored.game.fugitive_seat,
             rematch: [false; 2],
