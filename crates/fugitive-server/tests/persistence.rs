@@ -183,6 +183,31 @@ async fn an_unloaded_room_is_rebuilt_on_the_next_visit() {
 }
 
 #[tokio::test]
+async fn a_turn_clock_keeps_running_across_a_restart() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let table = Table::open(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 1 })).await;
+    let room = table.seats.room.clone();
+    server.stop().await;
+    // Nobody comes back; the restarted server loads the room at start-up and its clock runs
+    // out. The replay endpoint reads only the database, so it does not load the room itself.
+    let server = Server::start(&db, &[]).await;
+    let replay = format!("/api/rooms/{room}/games/1");
+    let started = tokio::time::Instant::now();
+    let body = loop {
+        let (status, body) = server.http("GET", &replay, None).await;
+        if status == 200 {
+            break body;
+        }
+        assert!(started.elapsed() < PATIENCE, "the clock never ran out: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(body["view"]["outcome"], json!({ "winner": "marshal", "reason": "time_out" }));
+    assert_eq!(body["actions"], json!([["fugitive", { "type": "time_out" }]]));
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn sqlite_restart_keeps_the_game() {
     restart_keeps_the_game(TestDb::sqlite()).await;
 }
