@@ -440,13 +440,13 @@ impl Db {
         Ok(ids.iter().filter_map(|id| Uuid::parse_str(id).ok()).collect())
     }
 
-    /// The rooms with a turn clock whose current game is unfinished.
+    /// The rooms whose current game is unfinished.
     ///
     /// # Errors
     /// On a database failure.
-    pub async fn rooms_with_running_clock(&self) -> Result<Vec<Uuid>, DbError> {
+    pub async fn rooms_with_unfinished_game(&self) -> Result<Vec<Uuid>, DbError> {
         let ids: Vec<String> = sqlx::query_scalar(
-            "SELECT id FROM rooms WHERE turn_clock_secs IS NOT NULL AND EXISTS \
+            "SELECT id FROM rooms WHERE EXISTS \
              (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL)",
         )
         .fetch_all(&self.pool)

@@ -68,7 +68,7 @@ pub async fn run(
     let limits =
         RoomLimits { max_sockets: config.max_sockets_per_room, unload_after: config.room_unload_after };
     let rooms = Rooms::new(db.clone(), limits);
-    rooms.load_running_clocks().await?;
+    rooms.load_unfinished().await?;
     let (stop_tx, stop) = watch::channel(false);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));

@@ -169,13 +169,14 @@ impl Rooms {
         Ok(expired.len())
     }
 
-    /// Loads every room with a running turn clock, so clocks run out even if nobody returns
-    /// after a restart.
+    /// At start-up, rebuilds every room whose game is unfinished from its action log, so a
+    /// broken log shows at once and turn clocks run out even if nobody returns. A room nobody
+    /// reconnects to unloads itself again after `room_unload_after`.
     ///
     /// # Errors
     /// On a database failure.
-    pub async fn load_running_clocks(&self) -> Result<(), DbError> {
-        for id in self.inner.db.rooms_with_running_clock().await? {
+    pub async fn load_unfinished(&self) -> Result<(), DbError> {
+        for id in self.inner.db.rooms_with_unfinished_game().await? {
             if let Err(error) = self.get(id).await {
                 tracing::error!(room = %id, %error, "could not load a room");
             }
