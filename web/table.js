@@ -144,6 +144,12 @@ export function renderDecks(view, legal, onDraw) {
         h('span', { class: 'deck-range' }, `${from}–${to}`),
         h('span', { class: 'deck-size', 'data-testid': `deck-size-${deck.deck}` }, t('decks.size', { n: deck.size })),
       ];
+      // After the end the deck order is public too (R18).
+      if (deck.cards && deck.cards.length > 0) {
+        body.push(
+          h('span', { class: 'deck-order', 'data-testid': `deck-order-${deck.deck}` }, t('decks.order', { cards: deck.cards.join(', ') })),
+        );
+      }
       const label = `${t('decks.deck', { n: deck.deck })} (${from}–${to}), ${t('decks.size', { n: deck.size })}`;
       if (can) {
         return h(

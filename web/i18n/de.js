@@ -119,6 +119,7 @@ export default {
   'decks.title': 'Stapel',
   'decks.deck': 'Stapel {n}',
   'decks.size': { one: '1 Karte', other: '{n} Karten' },
+  'decks.order': 'Von oben: {cards}',
   'decks.draw': 'Ziehe von {label}',
 
   'hand.yours': { one: 'Deine Hand: 1 Karte', other: 'Deine Hand: {n} Karten' },

@@ -119,6 +119,7 @@ export default {
   'decks.title': 'Decks',
   'decks.deck': 'Deck {n}',
   'decks.size': { one: '1 card', other: '{n} cards' },
+  'decks.order': 'Top first: {cards}',
   'decks.draw': 'Draw from {label}',
 
   'hand.yours': { one: 'Your hand: 1 card', other: 'Your hand: {n} cards' },

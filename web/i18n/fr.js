@@ -120,6 +120,7 @@ export default {
   'decks.title': 'Paquets',
   'decks.deck': 'Paquet {n}',
   'decks.size': { one: '1 carte', other: '{n} cartes' },
+  'decks.order': 'Du dessus : {cards}',
   'decks.draw': 'Piocher dans le {label}',
 
   'hand.yours': { one: 'Ta main : 1 carte', other: 'Ta main : {n} cartes' },

@@ -216,6 +216,10 @@ test('two players play two games by link, with a spectator following', async () 
       trail.every((p) => p.card !== null),
       'the whole trail is shown after the end (R18)',
     );
+    for (const n of [1, 2, 3]) {
+      const size = Number((await page.getByTestId(`deck-size-${n}`).textContent()).match(/\d+/)?.[0] ?? 0);
+      if (size > 0) await page.getByTestId(`deck-order-${n}`).waitFor(); // the deck order too (R18)
+    }
   }
   assert.match(await F.getByTestId('status').textContent(), /You win/);
   assert.match(await M.getByTestId('status').textContent(), /You lose/);
