@@ -1,0 +1,235 @@
+//! `fugitive-load`: a small load client that measures `fugitive-server`.
+//!
+//! It starts the server binary itself, as a child on a free loopback port with a new SQLite
+//! database in a temporary directory, and measures three things, each on a fresh server:
+//! 1. memory per idle socket: spectators that said `hello`, read their snapshot and wait;
+//! 2. memory per active room: both seats claimed, both players connected, the opening played
+//!    up to the Marshal's first guess (the two sockets are included);
+//! 3. action → view latency of one game: two random players play whole games (rematch after
+//!    rematch), timing each action until the actor has its `reply` and `state` and until the
+//!    opponent has its `state`.
+//!
+//! Memory is the child's `VmRSS` (`/proc/<pid>/status`) and `Pss` (`/proc/<pid>/smaps_rollup`),
+//! so this runs on Linux only. It talks only to 127.0.0.1, every loop is bounded, and the whole
+//! run has a time limit (`--timeout`).
+//!
+//! How to run (from the workspace root):
+//! `cargo build --release -p fugitive-server -p fugitive-load && target/release/fugitive-load`
+//! (`--markdown` prints the section of `BENCHMARKS.md`; `--help` lists the flags).
+
+mod client;
+mod play;
+mod report;
+mod server;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Parser;
+use futures_util::{StreamExt, TryStreamExt, stream};
+use hdrhistogram::Histogram;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::client::Player;
+use crate::report::{Figures, Latency, MemoryDelta};
+use crate::server::{Caps, Server};
+
+/// Measures fugitive-server: memory per idle socket and per active room, action → view latency.
+#[derive(Clone, Debug, Parser)]
+#[command(name = "fugitive-load", version)]
+pub struct Args {
+    /// The server binary to start.
+    #[arg(long, default_value = "target/release/fugitive-server")]
+    server_bin: PathBuf,
+    /// Idle spectator sockets to open.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=20_000))]
+    sockets: u32,
+    /// Rooms the spectator sockets are spread over.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    spectator_rooms: u32,
+    /// Active rooms to create and play the opening of.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    rooms: u32,
+    /// Whole games to play for the latency figures.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    games: u32,
+    /// Sockets opened (or rooms set up) at the same time.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    concurrency: u32,
+    /// Pause before each memory reading, for the server to settle.
+    #[arg(long, default_value = "2s", value_parser = humantime::parse_duration)]
+    settle: Duration,
+    /// Limit on the whole run.
+    #[arg(long, default_value = "30m", value_parser = humantime::parse_duration)]
+    timeout: Duration,
+    /// Seed of the random players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print the `## fugitive-server` section of BENCHMARKS.md instead of the bare tables.
+    #[arg(long)]
+    markdown: bool,
+}
+
+/// Rooms set up (and held) before the baseline of the active-room run, so one-time costs such
+/// as the database's connections and caches are not counted as the rooms'.
+const WARM_UP_ROOMS: usize = 4;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let figures = tokio::time::timeout(args.timeout, run(&args))
+        .await
+        .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+    if args.markdown {
+        print!("{}", report::section(&figures, &command));
+    } else {
+        print!("{}", report::tables(&figures));
+    }
+    Ok(())
+}
+
+async fn run(args: &Args) -> anyhow::Result<Figures> {
+    let sockets = args.sockets as usize;
+    let rooms = args.rooms as usize;
+    let fds = raise_fd_limit(sockets.max(2 * (rooms + WARM_UP_ROOMS)))?;
+    let http = reqwest::Client::new();
+    eprintln!("idle sockets: {sockets} over {} rooms…", args.spectator_rooms);
+    let idle = idle_sockets(args, &http).await?;
+    eprintln!("active rooms: {rooms}…");
+    let active = active_rooms(args, &http).await?;
+    eprintln!("latency: {} games…", args.games);
+    let latency = latency(args, &http).await?;
+    Ok(Figures { idle, active, latency, sockets, rooms, fds, spectator_rooms: args.spectator_rooms as usize })
+}
+
+/// Raises this process's soft limit of open files to its hard limit (the server child inherits
+/// it) and checks that `needed` sockets fit; returns the limit.
+fn raise_fd_limit(needed: usize) -> anyhow::Result<u64> {
+    let limit = rlimit::increase_nofile_limit(u64::MAX).context("cannot raise the open-files limit")?;
+    if limit < needed as u64 + 64 {
+        bail!("{needed} sockets need more open files than the limit of {limit}: lower --sockets or --rooms");
+    }
+    Ok(limit)
+}
+
+/// Run 1: `--sockets` spectators over `--spectator-rooms` rooms, after one warm-up spectator
+/// per room.
+async fn idle_sockets(args: &Args, http: &reqwest::Client) -> anyhow::Result<MemoryDelta> {
+    let count = args.sockets as usize;
+    let room_count = args.spectator_rooms as usize;
+    let per_room = count.div_ceil(room_count) + 1;
+    let caps = Caps { sockets: count + room_count + 16, sockets_per_room: per_room + 2 };
+    let server = Server::start(&args.server_bin, caps, http).await?;
+    let addr = server.addr;
+    let mut rooms = Vec::with_capacity(room_count);
+    for _ in 0..room_count {
+        rooms.push(client::empty_room(http, addr).await?);
+    }
+    let (stop, held) = watch::channel(false);
+    let mut holders = JoinSet::new();
+    let warm_up = join_all(rooms.iter().map(|room| Player::join(addr, room, None)), args.concurrency).await?;
+    hold_all(warm_up, &held, &mut holders);
+    tokio::time::sleep(args.settle).await;
+    let before = server.memory()?;
+    let spectators =
+        join_all((0..count).map(|i| Player::join(addr, &rooms[i % room_count], None)), args.concurrency)
+            .await?;
+    hold_all(spectators, &held, &mut holders);
+    tokio::time::sleep(args.settle).await;
+    let after = server.memory()?;
+    let open = server.sockets_open(http).await?;
+    let _ = stop.send(true);
+    let still_open = holders.join_all().await.into_iter().filter(|open| *open).count();
+    server.stop().await;
+    let expected = count + room_count;
+    if open != expected as u64 || still_open != expected {
+        bail!("expected {expected} open sockets; the server counted {open}, the client kept {still_open}");
+    }
+    Ok(MemoryDelta { before, after, count })
+}
+
+/// Run 2: `--rooms` rooms with both players connected and the opening played, after
+/// `WARM_UP_ROOMS` rooms set up the same way.
+async fn active_rooms(args: &Args, http: &reqwest::Client) -> anyhow::Result<MemoryDelta> {
+    let count = args.rooms as usize;
+    let caps = Caps { sockets: 2 * (count + WARM_UP_ROOMS) + 16, sockets_per_room: 64 };
+    let server = Server::start(&args.server_bin, caps, http).await?;
+    let addr = server.addr;
+    let (stop, held) = watch::channel(false);
+    let mut holders = JoinSet::new();
+    let open_table = |i: usize| async move {
+        let table = client::table(http, addr).await?;
+        let mut players = [
+            Player::join(addr, &table.room, Some(&table.tokens[0])).await?,
+            Player::join(addr, &table.room, Some(&table.tokens[1])).await?,
+        ];
+        let mut rng = StdRng::seed_from_u64(args.seed.wrapping_add(i as u64));
+        play::opening(&mut players, &mut rng).await?;
+        anyhow::Ok(players)
+    };
+    let warm_up = join_all((0..WARM_UP_ROOMS).map(open_table), args.concurrency).await?;
+    hold_all(warm_up.into_iter().flatten().collect(), &held, &mut holders);
+    tokio::time::sleep(args.settle).await;
+    let before = server.memory()?;
+    let tables = join_all((WARM_UP_ROOMS..WARM_UP_ROOMS + count).map(open_table), args.concurrency).await?;
+    hold_all(tables.into_iter().flatten().collect(), &held, &mut holders);
+    tokio::time::sleep(args.settle).await;
+    let after = server.memory()?;
+    let open = server.sockets_open(http).await?;
+    let _ = stop.send(true);
+    let still_open = holders.join_all().await.into_iter().filter(|open| *open).count();
+    server.stop().await;
+    let expected = 2 * (count + WARM_UP_ROOMS);
+    if open != expected as u64 || still_open != expected {
+        bail!("expected {expected} open sockets; the server counted {open}, the client kept {still_open}");
+    }
+    Ok(MemoryDelta { before, after, count })
+}
+
+/// Run 3: `--games` whole games between two players in one room, on an otherwise idle server.
+async fn latency(args: &Args, http: &reqwest::Client) -> anyhow::Result<Latency> {
+    let caps = Caps { sockets: 16, sockets_per_room: 64 };
+    let server = Server::start(&args.server_bin, caps, http).await?;
+    let table = client::table(http, server.addr).await?;
+    let mut players = [
+        Player::join(server.addr, &table.room, Some(&table.tokens[0])).await?,
+        Player::join(server.addr, &table.room, Some(&table.tokens[1])).await?,
+    ];
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let histogram = || Histogram::<u64>::new_with_bounds(1, 60_000_000, 3);
+    let (mut own_state, mut own, mut other) = (histogram()?, histogram()?, histogram()?);
+    for game in 0..args.games {
+        if game > 0 {
+            play::rematch(&mut players).await?;
+        }
+        play::whole_game(&mut players, &mut rng, |step| {
+            own_state.saturating_record(step.own_state.as_micros() as u64);
+            own.saturating_record(step.own.as_micros() as u64);
+            other.saturating_record(step.other.as_micros() as u64);
+        })
+        .await
+        .with_context(|| format!("game {}", game + 1))?;
+    }
+    server.stop().await;
+    Ok(Latency { own_state, own, other, games: args.games as usize })
+}
+
+/// Runs `joins` with at most `concurrency` at a time; fails on the first failure.
+async fn join_all<T>(
+    joins: impl Iterator<Item = impl Future<Output = anyhow::Result<T>>>,
+    concurrency: u32,
+) -> anyhow::Result<Vec<T>> {
+    stream::iter(joins).buffer_unordered(concurrency as usize).try_collect().await
+}
+
+/// Spawns a task per player that keeps its socket open until `held` turns true.
+fn hold_all(players: Vec<Player>, held: &watch::Receiver<bool>, holders: &mut JoinSet<bool>) {
+    for player in players {
+        holders.spawn(player.hold(held.clone()));
+    }
+}
