@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::card::{Card, Cards};
+use crate::decision::Choice;
 use crate::deck::Deck;
 use crate::game::Phase;
 use crate::role::Role;
@@ -34,6 +35,12 @@ pub enum Action {
     Guess {
         /// The numbers guessed.
         numbers: Cards,
+    },
+    /// Answer the pending decision of an event (E3), e.g.
+    /// `{"type":"choose","choice":{"kind":"number","number":17}}`.
+    Choose {
+        /// The answer.
+        choice: Choice,
     },
     /// Give up: the other side wins (R17).
     Resign,
@@ -115,6 +122,25 @@ pub enum ActionError {
     /// More than one number in the Manhunt.
     #[error("in the Manhunt each guess names exactly one number (R16)")]
     ManhuntOneNumber,
+    /// More than one number after Lie Low.
+    #[error("after Lie Low the next guess names exactly one number (F3)")]
+    LieLowOneNumber,
+    /// Sprint cards on a Roadblock space.
+    #[error("no sprint cards on a Roadblock space (M1)")]
+    RoadblockSprints,
+    /// The hideout is too far above the last card, even for a Safe House.
+    #[error("hideout {hideout} is more than 5 + sprint {sprint} above {last} (F1 Safe House)")]
+    SafeHouseTooFar {
+        /// The card placed.
+        hideout: Card,
+        /// The last card of the trail.
+        last: Card,
+        /// The sprint value under it.
+        sprint: u8,
+    },
+    /// The answer does not fit the pending decision; the message says what does.
+    #[error("{0} (E3)")]
+    BadChoice(&'static str),
 }
 
 impl ActionError {
@@ -137,6 +163,10 @@ impl ActionError {
             ActionError::GuessOutOfRange(_) => "guess_out_of_range",
             ActionError::GuessFaceUp(_) => "guess_face_up",
             ActionError::ManhuntOneNumber => "manhunt_one_number",
+            ActionError::LieLowOneNumber => "lie_low_one_number",
+            ActionError::RoadblockSprints => "roadblock_sprints",
+            ActionError::SafeHouseTooFar { .. } => "too_far",
+            ActionError::BadChoice(_) => "bad_choice",
         }
     }
 }

@@ -145,6 +145,9 @@ pub enum DealError {
     /// A deck does not hold exactly its own cards less those dealt to the Fugitive.
     #[error("{0} must hold its own cards less those in the Fugitive's hand, each once (R2)")]
     Deck(Deck),
+    /// An event card is misplaced or twice in the game.
+    #[error("event cards lie between the hideout cards of a deck or in a pile, each once (E2)")]
+    Events,
 }
 
 impl Deal {

@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Cards};
 use crate::deck::Deck;
+use crate::event_card::{EventCard, Icon, TrailEffect};
+use crate::event_deal::DeckCard;
 use crate::game::Outcome;
 use crate::role::{Role, Viewer};
 
@@ -79,6 +81,110 @@ pub enum Event {
         /// Winner and reason.
         outcome: Outcome,
     },
+    /// An event card was drawn and is shown to everyone (E2): from a deck, or from a pile
+    /// (`deck` is `None`: Discovery, or after a Catchup placeholder).
+    EventDrawn {
+        /// Who drew it and resolves it.
+        role: Role,
+        /// The deck, if it came from one.
+        deck: Option<Deck>,
+        /// The card.
+        card: EventCard,
+    },
+    /// A Catchup placeholder was drawn: `hidden` face-down hideouts pick the `pile`.
+    CatchupDrawn {
+        /// Who drew it.
+        role: Role,
+        /// From which deck.
+        deck: Deck,
+        /// Face-down hideouts on the trail.
+        hidden: usize,
+        /// The pile chosen.
+        pile: Icon,
+    },
+    /// The event had nothing to act on (no face-down hideout, an empty hand, empty decks).
+    NoEffect {
+        /// The card.
+        card: EventCard,
+    },
+    /// A due draw was lost to Detour (N2).
+    DrawMissed {
+        /// Who lost it.
+        role: Role,
+    },
+    /// A trail event was laid under the space of the hideout at `position` (E4).
+    TrailEventLaid {
+        /// The trail position.
+        position: usize,
+        /// The card.
+        card: EventCard,
+        /// What it does there.
+        effect: TrailEffect,
+    },
+    /// A card went from `role`'s hand to the bottom of its deck (F4, N6): the deck is public,
+    /// the card only `role`'s.
+    ReturnedToDeck {
+        /// Whose hand.
+        role: Role,
+        /// Which deck.
+        deck: Deck,
+        /// The card, for `role`.
+        card: Option<Card>,
+    },
+    /// The Fugitive put one more sprint card under the hideout at `position` (F5): the count
+    /// is public, the card his.
+    SprintAdded {
+        /// The trail position.
+        position: usize,
+        /// The card, for the Fugitive.
+        card: Option<Card>,
+    },
+    /// The sprint cards under a face-down hideout were shown to everyone (M2).
+    SprintsShown {
+        /// The trail position.
+        position: usize,
+        /// The sprint cards.
+        sprints: Cards,
+    },
+    /// `count` face-down hideouts lie in the range of `deck` (M3).
+    StakeoutCounted {
+        /// The range's deck.
+        deck: Deck,
+        /// How many.
+        count: usize,
+    },
+    /// The most recent face-down hideout, at `position`, came from `low`–`high` (M6).
+    Eyewitness {
+        /// Its trail position.
+        position: usize,
+        /// The group's lowest card.
+        low: u8,
+        /// The group's highest card.
+        high: u8,
+    },
+    /// `role` looked at the top card of `deck` (N5): the card is only theirs.
+    Peeked {
+        /// Who looked.
+        role: Role,
+        /// Which deck.
+        deck: Deck,
+        /// The card, for `role`.
+        card: Option<DeckCard>,
+    },
+    /// After N5, the card looked at was moved to the bottom of `deck`, or kept on top.
+    MovedToBottom {
+        /// Which deck.
+        deck: Deck,
+        /// Whether it moved.
+        moved: bool,
+    },
+    /// `role` chose not to act on `card` (F5, N6).
+    Declined {
+        /// Who declined.
+        role: Role,
+        /// The card.
+        card: EventCard,
+    },
 }
 
 impl Event {
@@ -98,6 +204,15 @@ impl Event {
                     sprint_count,
                     sprints: sprints.filter(|_| fugitive),
                 }
+            }
+            Event::ReturnedToDeck { role, deck, card } => {
+                Event::ReturnedToDeck { role, deck, card: card.filter(|_| viewer.is(role)) }
+            }
+            Event::SprintAdded { position, card } => {
+                Event::SprintAdded { position, card: card.filter(|_| viewer == Viewer::Fugitive) }
+            }
+            Event::Peeked { role, deck, card } => {
+                Event::Peeked { role, deck, card: card.filter(|_| viewer.is(role)) }
             }
             other => other,
         }

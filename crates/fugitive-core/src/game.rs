@@ -5,11 +5,15 @@ use thiserror::Error;
 
 use crate::action::{Action, ActionError};
 use crate::card::{Card, Cards};
+use crate::decision::Decision;
 use crate::deck::{Deal, DealError, Deck, Seed};
 use crate::event::Event;
+use crate::event_card::{EventCard, TrailEffect};
+use crate::event_deal::{DeckCard, EventDeal};
 use crate::role::{ByRole, Role};
 use crate::rules::{OpeningHideouts, RuleOptions, Setup};
 use crate::trail::Trail;
+use crate::turn::{Step, TrailEvent};
 
 /// Where the game stands: whose turn it is and what they must do now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -33,6 +37,15 @@ pub enum Phase {
     Guess,
     /// The Marshal guesses one number at a time until she misses or finds all (R16).
     Manhunt,
+    /// An event waits for `role`'s choice before anything else happens (E3).
+    Pending {
+        /// Who must choose.
+        role: Role,
+        /// The event that asks.
+        card: EventCard,
+        /// What to choose.
+        decision: Decision,
+    },
     /// The game has ended (R14–R18).
     Over,
 }
@@ -42,7 +55,7 @@ impl Phase {
     pub const fn to_move(self) -> Option<Role> {
         match self {
             Phase::Opening { .. } | Phase::PlaceOrPass => Some(Role::Fugitive),
-            Phase::Draw { role, .. } => Some(role),
+            Phase::Draw { role, .. } | Phase::Pending { role, .. } => Some(role),
             Phase::Guess | Phase::Manhunt => Some(Role::Marshal),
             Phase::Over => None,
         }
@@ -98,8 +111,21 @@ pub struct Game {
     pub(crate) rules: RuleOptions,
     pub(crate) seed: Option<Seed>,
     pub(crate) deal: Deal,
+    pub(crate) event_deal: EventDeal,
     /// Each deck, top card first.
-    pub(crate) decks: [Vec<Card>; 3],
+    pub(crate) decks: [Vec<DeckCard>; 3],
+    /// The event piles beside the decks, top first (Discovery, Catchup).
+    pub(crate) piles: [Vec<EventCard>; 3],
+    /// What is still to happen this turn, the top last.
+    pub(crate) steps: Vec<Step>,
+    /// Whose turn it is (the Fugitive's during his opening).
+    pub(crate) turn: Role,
+    /// Events beside the trail (E4).
+    pub(crate) trail_events: Vec<TrailEvent>,
+    /// F3 Lie Low: the Marshal's next guess names one number.
+    pub(crate) single_guess: bool,
+    /// N2 Detour: draws each role will skip.
+    pub(crate) skips: ByRole<u8>,
     pub(crate) hands: ByRole<Cards>,
     pub(crate) trail: Trail,
     pub(crate) phase: Phase,
@@ -112,7 +138,10 @@ pub struct Game {
 impl Game {
     /// A new game: the decks shuffled by the seed (R2–R4), the Fugitive to open (R5, R6).
     pub fn new(setup: Setup) -> Game {
-        let mut game = Game::start(setup.rules, Deal::shuffled(&setup.seed));
+        let deal = Deal::shuffled(&setup.seed);
+        let events = EventDeal::shuffled(setup.rules.events, &setup.seed, &deal);
+        let mut game =
+            Game::from_deal_with_events(setup.rules, deal, events).expect("a shuffled deal is legal");
         game.seed = Some(setup.seed);
         game
     }
@@ -122,15 +151,31 @@ impl Game {
     /// # Errors
     /// [`DealError`] when the deal breaks R2 or R3.
     pub fn from_deal(rules: RuleOptions, deal: Deal) -> Result<Game, DealError> {
-        deal.check()?;
-        Ok(Game::start(rules, deal))
+        Game::from_deal_with_events(rules, deal, EventDeal::default())
     }
 
-    fn start(rules: RuleOptions, deal: Deal) -> Game {
-        Game {
+    /// A new game from a hand-built deal and event cards, without a seed.
+    ///
+    /// # Errors
+    /// [`DealError`] when the deal breaks R2 or R3, or the events are misplaced.
+    pub fn from_deal_with_events(
+        rules: RuleOptions,
+        deal: Deal,
+        events: EventDeal,
+    ) -> Result<Game, DealError> {
+        deal.check()?;
+        let decks = events.decks(&deal)?;
+        Ok(Game {
             rules,
             seed: None,
-            decks: deal.decks.clone(),
+            decks,
+            piles: events.piles.clone(),
+            event_deal: events,
+            steps: Vec::new(),
+            turn: Role::Fugitive,
+            trail_events: Vec::new(),
+            single_guess: false,
+            skips: ByRole::default(),
             hands: ByRole { fugitive: deal.fugitive_hand, marshal: Cards::EMPTY },
             deal,
             trail: Trail::new(),
@@ -139,7 +184,7 @@ impl Game {
             history: Vec::new(),
             outcome: None,
             actions: Vec::new(),
-        }
+        })
     }
 
     /// Rebuilds a game from its setup and its accepted actions, in order.
@@ -222,8 +267,33 @@ impl Game {
     }
 
     /// A deck's cards, top first.
-    pub fn deck(&self, deck: Deck) -> &[Card] {
+    pub fn deck(&self, deck: Deck) -> &[DeckCard] {
         &self.decks[deck.index()]
+    }
+
+    /// The event cards the game started with (E2).
+    pub fn event_deal(&self) -> &EventDeal {
+        &self.event_deal
+    }
+
+    /// The event piles beside the decks, top first (Discovery, Catchup).
+    pub fn piles(&self) -> &[Vec<EventCard>; 3] {
+        &self.piles
+    }
+
+    /// The events beside the trail (E4).
+    pub fn trail_events(&self) -> &[TrailEvent] {
+        &self.trail_events
+    }
+
+    /// Whether the Marshal's next guess may name only one number (F3 Lie Low).
+    pub fn single_guess(&self) -> bool {
+        self.single_guess
+    }
+
+    /// How many draws each role will skip (N2 Detour).
+    pub fn skips(&self) -> ByRole<u8> {
+        self.skips
     }
 
     /// The whole history, every field filled in.
@@ -248,7 +318,7 @@ impl Game {
         let actor = match action {
             Action::Place { .. } | Action::Pass | Action::EndTurn => Some(Role::Fugitive),
             Action::Guess { .. } => Some(Role::Marshal),
-            Action::Draw { .. } | Action::TimeOut => None,
+            Action::Draw { .. } | Action::Choose { .. } | Action::TimeOut => None,
             Action::Resign => return Ok(()),
         };
         if let Some(actor) = actor.filter(|&actor| actor != role) {
@@ -261,6 +331,15 @@ impl Game {
         let wrong = |reason| Err(ActionError::WrongPhase { reason, phase: self.phase });
         match (self.phase, action) {
             (_, Action::TimeOut) => Ok(()),
+            (Phase::Pending { decision, .. }, Action::Choose { choice }) => {
+                if self.choices(role, decision).contains(&choice) {
+                    Ok(())
+                } else {
+                    Err(ActionError::BadChoice(decision.prompt()))
+                }
+            }
+            (Phase::Pending { .. }, _) => wrong("an event waits for your choice first (E3)"),
+            (_, Action::Choose { .. }) => wrong("there is nothing to choose now (E3)"),
             (Phase::Draw { .. }, Action::Draw { deck }) => {
                 if self.decks[deck.index()].is_empty() {
                     Err(ActionError::DeckEmpty(deck))
@@ -271,6 +350,9 @@ impl Game {
             (Phase::Draw { .. }, _) => wrong("draw a card first (R7, R8)"),
             (Phase::Manhunt, Action::Guess { numbers }) if numbers.len() > 1 => {
                 Err(ActionError::ManhuntOneNumber)
+            }
+            (Phase::Guess, Action::Guess { numbers }) if self.single_guess && numbers.len() > 1 => {
+                Err(ActionError::LieLowOneNumber)
             }
             (Phase::Guess | Phase::Manhunt, Action::Guess { numbers }) => self.check_guess(numbers),
             (Phase::Manhunt, _) => wrong("the Manhunt allows only guesses (R16)"),
@@ -318,8 +400,16 @@ impl Game {
             return Err(ActionError::NotAbove { hideout, last });
         }
         let sprint = sprints.sprint_value();
-        if hideout.number() - last.number() > 3 + sprint {
-            return Err(ActionError::TooFar { hideout, last, sprint });
+        let effect = self.next_space_effect();
+        if effect == Some(TrailEffect::Roadblock) && !sprints.is_empty() {
+            return Err(ActionError::RoadblockSprints);
+        }
+        let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
+        if hideout.number() - last.number() > reach + sprint {
+            return Err(match reach {
+                3 => ActionError::TooFar { hideout, last, sprint },
+                _ => ActionError::SafeHouseTooFar { hideout, last, sprint },
+            });
         }
         if self.needs_second_hideout() && !can_place(hand.without(hideout).difference(sprints), hideout) {
             return Err(ActionError::NoSecondHideout);
@@ -360,53 +450,34 @@ impl Game {
                 self.end(role.opponent(), Reason::TimeOut);
             }
             Action::Draw { deck } => {
-                self.draw(role, deck);
                 let Phase::Draw { left, .. } = self.phase else { unreachable!("checked") };
-                self.begin_draws(role, left - 1);
+                self.push_draws(role, left - 1);
+                self.take(role, deck);
+                self.proceed();
+            }
+            Action::Choose { choice } => {
+                let Phase::Pending { card, decision, .. } = self.phase else { unreachable!("checked") };
+                self.answer(role, card, decision, choice);
+                self.proceed();
             }
             Action::Place { hideout, sprints } => self.place(hideout, sprints),
             Action::Pass => {
                 self.history.push(Event::Passed);
+                self.steps.push(Step::MarshalTurn);
                 if self.rules.pass_bonus_draw {
                     if let Some(deck) = Deck::ALL.into_iter().find(|d| !self.decks[d.index()].is_empty()) {
-                        self.draw(Role::Fugitive, deck);
+                        self.take(Role::Fugitive, deck);
                     }
                 }
-                self.begin_marshal_turn();
+                self.proceed();
             }
             Action::EndTurn => {
                 self.history.push(Event::TurnEnded);
-                self.begin_marshal_turn();
+                self.steps.push(Step::MarshalTurn);
+                self.proceed();
             }
             Action::Guess { numbers } => self.guess(numbers),
         }
-    }
-
-    fn draw(&mut self, role: Role, deck: Deck) {
-        let card = self.decks[deck.index()].remove(0);
-        self.hands[role].insert(card);
-        self.history.push(Event::Drew { role, deck, card: Some(card) });
-    }
-
-    /// `role` has `left` draws due; with every deck empty they are skipped (R7, R8).
-    fn begin_draws(&mut self, role: Role, left: u8) {
-        if left > 0 && self.decks.iter().any(|d| !d.is_empty()) {
-            self.phase = Phase::Draw { role, left };
-            return;
-        }
-        for _ in 0..left {
-            self.history.push(Event::DrawSkipped { role });
-        }
-        self.phase = match role {
-            Role::Fugitive => Phase::PlaceOrPass,
-            Role::Marshal => Phase::Guess,
-        };
-    }
-
-    fn begin_marshal_turn(&mut self) {
-        self.marshal_turns += 1;
-        let draws = if self.marshal_turns == 1 { 2 } else { 1 };
-        self.begin_draws(Role::Marshal, draws);
     }
 
     fn place(&mut self, hideout: Card, sprints: Cards) {
@@ -424,7 +495,10 @@ impl Game {
         }
         match self.phase {
             Phase::Opening { placed: 0 } => self.phase = Phase::Opening { placed: 1 },
-            _ => self.begin_marshal_turn(),
+            _ => {
+                self.steps.push(Step::MarshalTurn);
+                self.proceed();
+            }
         }
     }
 
@@ -440,6 +514,7 @@ impl Game {
     }
 
     fn guess(&mut self, numbers: Cards) {
+        self.single_guess &= self.phase == Phase::Manhunt;
         let right = numbers.iter().all(|n| self.trail.hidden_position(n).is_some());
         self.history.push(Event::Guessed { numbers, right });
         if right {
@@ -455,11 +530,20 @@ impl Game {
             (true, 0, true) => self.end(Role::Marshal, Reason::ManhuntSuccess),
             (true, _, true) => {}
             (false, _, true) => self.end(Role::Fugitive, Reason::ManhuntSurvived),
-            (_, _, false) => self.begin_draws(Role::Fugitive, 1),
+            (_, _, false) => {
+                self.steps.push(Step::Wait(Phase::PlaceOrPass));
+                self.push_draws(Role::Fugitive, 1);
+                if right {
+                    self.discover();
+                }
+                self.turn = Role::Fugitive;
+                self.proceed();
+            }
         }
     }
 
-    fn end(&mut self, winner: Role, reason: Reason) {
+    pub(crate) fn end(&mut self, winner: Role, reason: Reason) {
+        self.steps.clear();
         let outcome = Outcome { winner, reason };
         self.outcome = Some(outcome);
         self.phase = Phase::Over;

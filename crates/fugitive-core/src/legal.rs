@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
 use crate::card::{Card, Cards};
+use crate::decision::Choice;
 use crate::deck::Deck;
+use crate::event_card::TrailEffect;
 use crate::game::{Game, Phase, can_place};
 use crate::role::Role;
 use crate::rules::OpeningHideouts;
@@ -28,6 +30,10 @@ pub struct LegalActions {
     pub resign: bool,
     /// Whether the turn clock may run out on this role (its turn).
     pub time_out: bool,
+    /// The answers to the pending decision, if one waits for this role (E3). Left out of the
+    /// JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
 }
 
 /// A hideout card that may be placed now, and with which sprint cards.
@@ -93,6 +99,7 @@ impl LegalActions {
             Action::Guess { numbers } => self.guess.is_some_and(|g| {
                 !numbers.is_empty() && numbers.is_subset(g.numbers) && (!g.single || numbers.len() == 1)
             }),
+            Action::Choose { choice } => self.choices.contains(&choice),
             Action::Resign => self.resign,
             Action::TimeOut => self.time_out,
         }
@@ -102,6 +109,9 @@ impl LegalActions {
     /// player of tests, fuzzing and benchmarks. Places more often than it passes, sprints just
     /// enough and sometimes one card more, and guesses one number, sometimes two.
     pub fn sample(&self, rng: &mut impl Rng) -> Option<Action> {
+        if let Some(&choice) = self.choices.choose(rng) {
+            return Some(Action::Choose { choice });
+        }
         if let Some(&deck) = self.draws.choose(rng) {
             return Some(Action::Draw { deck });
         }
@@ -166,8 +176,10 @@ impl Game {
             Phase::Guess | Phase::Manhunt => {
                 let face_up = self.trail.positions().iter().filter(|h| h.face_up).map(|h| h.card);
                 let numbers = Cards::range(1, 41).difference(face_up.collect());
-                legal.guess = Some(GuessOptions { numbers, single: self.phase == Phase::Manhunt });
+                let single = self.phase == Phase::Manhunt || self.single_guess;
+                legal.guess = Some(GuessOptions { numbers, single });
             }
+            Phase::Pending { decision, .. } => legal.choices = self.choices(role, decision),
             Phase::Over => {}
         }
         legal
@@ -177,10 +189,15 @@ impl Game {
     fn placements(&self) -> Vec<Placement> {
         let hand = self.hands.fugitive;
         let last = self.trail.last_card();
+        let effect = self.next_space_effect();
+        let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
         let mut placements = Vec::new();
         for hideout in hand.iter().filter(|&h| h > last) {
-            let value = (hideout.number() - last.number()).saturating_sub(3);
-            let from = hand.without(hideout).without(Card::ESCAPE);
+            let value = (hideout.number() - last.number()).saturating_sub(reach);
+            let from = match effect {
+                Some(TrailEffect::Roadblock) => Cards::EMPTY,
+                _ => hand.without(hideout).without(Card::ESCAPE),
+            };
             if from.sprint_value() < value {
                 continue;
             }

@@ -13,6 +13,10 @@
 //! - [`LegalActions`] (`legal.rs`): every legal action of a role, compactly; agrees with
 //!   [`Game::is_legal`]. [`LegalActions::sample`] is the random player.
 //! - [`View`] (`view.rs`): the serializable view of the Fugitive, the Marshal or a spectator.
+//! - Event variants (`EVENTS.md`, E1–E5): [`EventCard`] (`event_card.rs`: each card's data and
+//!   its effect as primitives), [`EventDeal`] and [`DeckCard`] (`event_deal.rs`: the set-up),
+//!   [`Decision`] and [`Choice`] (`decision.rs`: pending decisions), and `turn.rs`, the flow of
+//!   a turn as a stack of steps through which draws and events pass.
 //! - [`Card`], [`Cards`] (`card.rs`); [`Deck`], [`Deal`], [`Seed`] (`deck.rs`); [`Trail`],
 //!   [`Hideout`] (`trail.rs`); [`Role`], [`Viewer`], [`ByRole`] (`role.rs`); [`RuleOptions`],
 //!   [`Setup`] (`rules.rs`).
@@ -50,22 +54,30 @@
 
 mod action;
 mod card;
+mod decision;
 mod deck;
 mod event;
+mod event_card;
+mod event_deal;
 mod game;
 mod legal;
 mod role;
 mod rules;
 mod trail;
+mod turn;
 mod view;
 
 pub use action::{Action, ActionError};
 pub use card::{Card, Cards, CardsIter};
+pub use decision::{Choice, Decision};
 pub use deck::{Deal, DealError, Deck, Seed};
 pub use event::Event;
+pub use event_card::{CardText, EventCard, Icon, Language, TrailEffect};
+pub use event_deal::{DeckCard, EventDeal};
 pub use game::{Game, Outcome, Phase, Reason, ReplayError};
 pub use legal::{GuessOptions, LegalActions, Placement, SprintOptions};
 pub use role::{ByRole, Role, Viewer};
-pub use rules::{OpeningHideouts, RuleOptions, Setup};
+pub use rules::{EventVariant, OpeningHideouts, RuleOptions, Setup};
 pub use trail::{Hideout, Trail};
-pub use view::{DeckView, HandView, TrailCard, View};
+pub use turn::TrailEvent;
+pub use view::{DeckView, EventsView, HandView, TrailCard, View};

@@ -13,6 +13,8 @@ pub struct Hideout {
     pub sprints: Cards,
     /// Whether it has been turned face up (card 0 and 42 always are).
     pub face_up: bool,
+    /// Sprint cards shown to everyone while it lies face down (M2 Informant).
+    pub shown: Cards,
 }
 
 impl Hideout {
@@ -35,7 +37,7 @@ impl Default for Trail {
 impl Trail {
     /// A trail holding only card 0, face up (R2).
     pub fn new() -> Trail {
-        Trail(vec![Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true }])
+        Trail(vec![Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true, shown: Cards::EMPTY }])
     }
 
     /// The card at the end of the trail, `p` in R9.
@@ -90,8 +92,20 @@ impl Trail {
 
     /// Adds a hideout at the end; returns its position. 42 goes face up (R11).
     pub(crate) fn place(&mut self, card: Card, sprints: Cards) -> usize {
-        self.0.push(Hideout { card, sprints, face_up: card == Card::ESCAPE });
+        self.0.push(Hideout { card, sprints, face_up: card == Card::ESCAPE, shown: Cards::EMPTY });
         self.0.len() - 1
+    }
+
+    /// Puts one more sprint card under the hideout at `position` (F5 Smoke Screen).
+    pub(crate) fn add_sprint(&mut self, position: usize, card: Card) {
+        self.0[position].sprints.insert(card);
+    }
+
+    /// Shows the sprint cards under the hideout at `position` (M2 Informant); returns them.
+    pub(crate) fn show_sprints(&mut self, position: usize) -> Cards {
+        let hideout = &mut self.0[position];
+        hideout.shown = hideout.sprints;
+        hideout.shown
     }
 
     /// Turns the hideout at `position` face up with its sprint cards.

@@ -5,9 +5,11 @@ use serde::{Deserialize, Serialize};
 use crate::card::{Card, Cards};
 use crate::deck::{Deck, Seed};
 use crate::event::Event;
+use crate::event_deal::DeckCard;
 use crate::game::{Game, Outcome, Phase};
 use crate::role::{ByRole, Role, Viewer};
 use crate::rules::RuleOptions;
+use crate::turn::TrailEvent;
 
 /// One viewer's view of the game: all a client ever receives. Two games that differ only in
 /// what this viewer cannot know give byte-identical JSON (R22).
@@ -31,6 +33,25 @@ pub struct View {
     pub outcome: Option<Outcome>,
     /// The seed, once the game is over (R18).
     pub seed: Option<Seed>,
+    /// The public state of the events, in games with an event variant (left out otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<EventsView>,
+}
+
+/// The public state of the events (E4, E5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventsView {
+    /// The events beside the trail, each under the space of a hideout still to come or placed.
+    pub trail: Vec<TrailEvent>,
+    /// How many events are left in each pile (Discovery uses the first, Catchup all three:
+    /// footprints, no icon, binoculars).
+    pub piles: [usize; 3],
+    /// The pile cards, top first, once the game is over (R18).
+    pub pile_cards: Option<[Vec<crate::event_card::EventCard>; 3]>,
+    /// Whether the Marshal's next guess names one number (F3 Lie Low).
+    pub single_guess: bool,
+    /// Draws each role will skip (N2 Detour).
+    pub skips: ByRole<u8>,
 }
 
 /// One position of the trail as a viewer sees it.
@@ -53,8 +74,9 @@ pub struct DeckView {
     pub deck: Deck,
     /// Cards left.
     pub size: usize,
-    /// The cards, top first, once the game is over (R18).
-    pub cards: Option<Vec<Card>>,
+    /// The cards, top first, once the game is over (R18): hideout numbers, event ids and
+    /// `"catchup"` placeholders.
+    pub cards: Option<Vec<DeckCard>>,
 }
 
 /// A hand as a viewer sees it.
@@ -83,7 +105,12 @@ impl Game {
                     card: (h.face_up || sees(Role::Fugitive)).then_some(h.card),
                     face_up: h.face_up,
                     sprint_count: h.sprints.len(),
-                    sprints: (revealed || sees(Role::Fugitive)).then_some(h.sprints),
+                    sprints: if revealed || sees(Role::Fugitive) {
+                        Some(h.sprints)
+                    } else {
+                        // M2 Informant showed these to everyone.
+                        Some(h.shown).filter(|shown| !shown.is_empty())
+                    },
                 }
             })
             .collect();
@@ -110,6 +137,13 @@ impl Game {
             history,
             outcome: self.outcome,
             seed: self.seed.filter(|_| over),
+            events: (!self.rules.events.is_off()).then(|| EventsView {
+                trail: self.trail_events.clone(),
+                piles: self.piles.each_ref().map(Vec::len),
+                pile_cards: over.then(|| self.piles.clone()),
+                single_guess: self.single_guess,
+                skips: self.skips,
+            }),
         }
     }
 }

@@ -15,7 +15,9 @@ mod support;
 
 use std::cell::RefCell;
 
-use fugitive_core::{Action, Card, Cards, Deal, Deck, Event, Game, Outcome, Role, Seed, Setup, Viewer};
+use fugitive_core::{
+    Action, Card, Cards, Choice, Deal, Deck, DeckCard, Event, Game, Outcome, Role, Seed, Setup, Viewer,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use rand::seq::IndexedRandom;
@@ -104,11 +106,18 @@ impl Relabel {
         }
     }
 
-    /// Only the Fugitive's placements name his cards; draws, guesses and the rest stay.
+    /// Only the cards a player moves from his hand name cards: placements, and the answers
+    /// that put a hand card somewhere (F4, F5, N6); draws, guesses (M4 too) and the rest stay.
     fn action(&self, action: Action) -> Action {
         match action {
             Action::Place { hideout, sprints } => {
                 Action::Place { hideout: self.card(hideout), sprints: self.cards(sprints) }
+            }
+            Action::Choose { choice: Choice::Card { card } } => {
+                Action::Choose { choice: Choice::Card { card: self.card(card) } }
+            }
+            Action::Choose { choice: Choice::Sprint { card, position } } => {
+                Action::Choose { choice: Choice::Sprint { card: self.card(card), position } }
             }
             other => other,
         }
@@ -121,17 +130,50 @@ impl Relabel {
 /// outcomes and reveals are public (R12, R13); so are the Manhunt and the end (R14–R17).
 #[derive(Debug, PartialEq)]
 enum Told {
-    Drew { role: Role, deck: Deck, card: Option<Card> },
+    Drew {
+        role: Role,
+        deck: Deck,
+        card: Option<Card>,
+    },
     DrawSkipped(Role),
-    Placed { position: usize, sprint_count: usize, hideout: Option<Card>, sprints: Option<Cards> },
+    Placed {
+        position: usize,
+        sprint_count: usize,
+        hideout: Option<Card>,
+        sprints: Option<Cards>,
+    },
     Passed,
     TurnEnded,
-    Guessed { numbers: Cards, right: bool },
-    Revealed { position: usize, hideout: Card, sprints: Cards },
+    Guessed {
+        numbers: Cards,
+        right: bool,
+    },
+    Revealed {
+        position: usize,
+        hideout: Card,
+        sprints: Cards,
+    },
     ManhuntStarted(u8),
     Resigned(Role),
     TimedOut(Role),
     GameOver(Outcome),
+    /// E2, E5: the hand card a player returns to its deck and the top card a player looks at
+    /// are theirs, the Fugitive's extra sprint card his; the rest of an event is public.
+    Returned {
+        role: Role,
+        deck: Deck,
+        card: Option<Card>,
+    },
+    SprintAdded {
+        position: usize,
+        card: Option<Card>,
+    },
+    Peeked {
+        role: Role,
+        deck: Deck,
+        card: Option<DeckCard>,
+    },
+    Public(Event),
 }
 
 fn told(event: &Event, viewer: Viewer) -> Told {
@@ -156,6 +198,25 @@ fn told(event: &Event, viewer: Viewer) -> Told {
         Event::Resigned { role } => Told::Resigned(role),
         Event::TimedOut { role } => Told::TimedOut(role),
         Event::GameOver { outcome } => Told::GameOver(outcome),
+        Event::ReturnedToDeck { role, deck, card } => {
+            Told::Returned { role, deck, card: card.filter(|_| viewer.role() == Some(role)) }
+        }
+        Event::SprintAdded { position, card } => {
+            Told::SprintAdded { position, card: card.filter(|_| fugitive) }
+        }
+        Event::Peeked { role, deck, card } => {
+            Told::Peeked { role, deck, card: card.filter(|_| viewer.role() == Some(role)) }
+        }
+        public @ (Event::EventDrawn { .. }
+        | Event::CatchupDrawn { .. }
+        | Event::NoEffect { .. }
+        | Event::DrawMissed { .. }
+        | Event::TrailEventLaid { .. }
+        | Event::SprintsShown { .. }
+        | Event::StakeoutCounted { .. }
+        | Event::Eyewitness { .. }
+        | Event::MovedToBottom { .. }
+        | Event::Declined { .. }) => Told::Public(public),
     }
 }
 
@@ -167,7 +228,7 @@ fn same_news(a: &Game, b: &Game, viewer: Viewer, from: usize) -> bool {
 
 /// The cards `viewer` never saw in the whole of `game` (R19–R21): not 0 or 42, nothing turned
 /// face up, for the Fugitive nothing he ever held (his hand and the trail), for the Marshal
-/// nothing she drew (her hand only grows).
+/// nothing she drew, and for either nothing they looked at (N5).
 fn never_seen(game: &Game, viewer: Viewer) -> Cards {
     let mut seen = Cards::from(Card::START).with(Card::ESCAPE);
     for hideout in game.trail().positions() {
@@ -176,9 +237,20 @@ fn never_seen(game: &Game, viewer: Viewer) -> Cards {
         }
     }
     match viewer {
-        Viewer::Fugitive => seen = seen.union(game.hand(Role::Fugitive)),
+        Viewer::Fugitive => seen = seen.union(game.hand(Role::Fugitive)).union(game.deal().fugitive_hand),
         Viewer::Marshal => seen = seen.union(game.hand(Role::Marshal)),
         Viewer::Spectator => {}
+    }
+    for event in game.history() {
+        match *event {
+            Event::Drew { role, card: Some(card), .. } if viewer.role() == Some(role) => seen.insert(card),
+            Event::Peeked { role, card: Some(DeckCard::Hideout(card)), .. }
+                if viewer.role() == Some(role) =>
+            {
+                seen.insert(card)
+            }
+            _ => false,
+        };
     }
     Cards::range(0, 42).difference(seen)
 }
@@ -188,7 +260,8 @@ fn never_seen(game: &Game, viewer: Viewer) -> Cards {
 /// deck's order); the others take any two.
 fn random_relabel(game: &Game, viewer: Viewer, swaps: usize, rng: &mut impl Rng) -> Option<Relabel> {
     let unseen = never_seen(game, viewer);
-    let in_decks: Cards = Deck::ALL.into_iter().flat_map(|deck| game.deck(deck).iter().copied()).collect();
+    let in_decks: Cards =
+        Deck::ALL.into_iter().flat_map(|deck| game.deck(deck).iter().filter_map(|c| c.hideout())).collect();
     let groups: Vec<Vec<Card>> = [0, 1, 2, 3]
         .map(|o| unseen.iter().filter(|&c| origin(c) == Some(o)).collect())
         .into_iter()
@@ -310,7 +383,8 @@ fn r22_swapping_unseen_cards_changes_no_view() {
                     continue;
                 };
                 let b =
-                    Game::from_deal(setup.rules, relabel.deal(a.deal())).expect("a relabelled deal is legal");
+                    Game::from_deal_with_events(setup.rules, relabel.deal(a.deal()), a.event_deal().clone())
+                        .expect("a relabelled deal is legal");
                 record.compare(b, &relabel, viewer, tally);
             }
         }
@@ -334,8 +408,11 @@ fn r4_r22_another_seed_with_the_same_public_history_looks_the_same() {
     let tallies = run_cases(32, |setup, play, other, tallies| {
         let a = play.run(Game::new(setup), |_| {});
         let record = Record::new(Game::new(setup), a.actions());
-        let b = Game::new(Setup { seed: Seed::from(other), ..setup });
-        let relabel = Relabel::between(a.deal(), b.deal());
+        // B keeps A's event cards where they lie: only the hideout cards differ.
+        let other = Game::new(Setup { seed: Seed::from(other), ..setup });
+        let relabel = Relabel::between(a.deal(), other.deal());
+        let b = Game::from_deal_with_events(setup.rules, other.deal().clone(), a.event_deal().clone())
+            .expect("the same events fit another deal");
         // The Fugitive's hands differ from the start: only the Marshal and spectators.
         for (viewer, tally) in Viewer::ALL.into_iter().zip(tallies).skip(1) {
             record.compare(b.clone(), &relabel, viewer, tally);
@@ -357,7 +434,8 @@ proptest! {
         // end, and no view holds the seed's digits.
         let a = play.run(Game::new(setup), |_| {});
         let mut with_seed = Game::new(setup);
-        let mut without = Game::from_deal(setup.rules, a.deal().clone()).expect("a shuffled deal is legal");
+        let mut without = Game::from_deal_with_events(setup.rules, a.deal().clone(), a.event_deal().clone())
+            .expect("a shuffled deal is legal");
         let digits = String::from(setup.seed);
         for &(role, action) in a.actions() {
             for viewer in Viewer::ALL {

@@ -4,11 +4,14 @@
 //! every view.
 //!
 //! The games are seeded by proptest: the setup (seed × both `opening_hideouts` × both
-//! `pass_bonus_draw`) and the random player's seed, so a failure shrinks to a small reproducer.
+//! `pass_bonus_draw` × every event variant of `EVENTS.md`) and the random player's seed, so a
+//! failure shrinks to a small reproducer.
 
 mod support;
 
-use fugitive_core::{Action, Card, Cards, Deck, Event, Game, Phase, Reason, Role, Setup, View, Viewer};
+use fugitive_core::{
+    Action, Card, Cards, Choice, Deck, Event, Game, Phase, Reason, Role, Setup, TrailEffect, View, Viewer,
+};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -29,9 +32,10 @@ fn assert_cards_conserved(game: &Game) {
         count(&mut game.hand(role).iter());
     }
     for deck in Deck::ALL {
-        count(&mut game.deck(deck).iter().copied());
+        count(&mut game.deck(deck).iter().filter_map(|c| c.hideout()));
         let own = deck.cards();
-        assert!(game.deck(deck).iter().all(|&card| own.contains(card)), "R2: {deck} holds a stranger");
+        let strangers = game.deck(deck).iter().filter_map(|c| c.hideout()).filter(|&c| !own.contains(c));
+        assert_eq!(strangers.count(), 0, "R2: {deck} holds a stranger");
     }
     for (number, &n) in places.iter().enumerate() {
         assert_eq!(n, 1, "R1–R3: card {number} is in {n} places");
@@ -50,7 +54,11 @@ fn assert_trail_legal(game: &Game) {
     for pair in positions.windows(2) {
         let (before, hideout) = (pair[0], pair[1]);
         assert!(hideout.card > before.card, "R9: {hideout:?} after {before:?}");
-        let reach = 3 + hideout.sprints.sprint_value();
+        // F1 Safe House lets the hideout on its space lie up to 5 above the previous card (E4).
+        let position = game.trail().positions().iter().position(|h| h == &hideout).expect("on the trail");
+        let safe =
+            game.trail_events().iter().any(|t| t.position == position && t.effect == TrailEffect::SafeHouse);
+        let reach = if safe { 5 } else { 3 } + hideout.sprints.sprint_value();
         assert!(
             hideout.card.number() - before.card.number() <= reach,
             "R9, R10: {hideout:?} after {before:?}"
@@ -99,7 +107,25 @@ fn arbitrary_action(game: &Game, rng: &mut impl Rng) -> Action {
         4 => Action::EndTurn,
         5 => Action::Guess { numbers: numbers.filter_map(|&n| Card::new(n % 43)).collect() },
         6 => Action::Resign,
-        _ => Action::TimeOut,
+        7 if bytes[5] & 1 == 0 => Action::TimeOut,
+        _ => Action::Choose { choice: arbitrary_choice(&bytes) },
+    }
+}
+
+/// Any answer to any decision (E3), most of them illegal.
+fn arbitrary_choice(bytes: &[u8; 16]) -> Choice {
+    let card = Card::new(bytes[3] % 43).expect("0–42");
+    let deck = Deck::ALL[usize::from(bytes[1]) % 3];
+    let position = usize::from(bytes[6] % 8);
+    match bytes[2] % 8 {
+        0 => Choice::Card { card },
+        1 => Choice::Sprint { card, position },
+        2 => Choice::Hideout { position },
+        3 => Choice::Range { deck },
+        4 => Choice::Number { number: card },
+        5 => Choice::Deck { deck },
+        6 => Choice::Move { bottom: bytes[4] & 1 == 1 },
+        _ => Choice::Decline,
     }
 }
 
@@ -182,7 +208,9 @@ fn assert_views_show_what_they_may(game: &Game) {
             assert_eq!(seen.face_up, hideout.face_up);
             assert_eq!(seen.sprint_count, hideout.sprints.len(), "R10: the count is public");
             assert_eq!(seen.card, (hideout.face_up || fugitive).then_some(hideout.card), "R19–R21");
-            assert_eq!(seen.sprints, (revealed || fugitive).then_some(hideout.sprints), "R11, R19–R21");
+            let shown = Some(hideout.shown).filter(|s| !s.is_empty()); // M2 Informant
+            let sprints = if revealed || fugitive { Some(hideout.sprints) } else { shown };
+            assert_eq!(seen.sprints, sprints, "R11, R19–R21");
         }
         for (seen, deck) in view.decks.iter().zip(Deck::ALL) {
             assert_eq!((seen.deck, seen.size), (deck, game.deck(deck).len()));

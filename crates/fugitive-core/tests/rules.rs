@@ -110,13 +110,13 @@ fn r2_decks_hold_their_own_cards_and_card_0_starts_the_trail() {
         let hand = game.hand(Fugitive);
         let mut everywhere = hand;
         for d in Deck::ALL {
-            let in_deck: Cards = game.deck(d).iter().copied().collect();
+            let in_deck: Cards = game.deck(d).iter().filter_map(|c| c.hideout()).collect();
             assert_eq!(in_deck.len(), game.deck(d).len(), "seed {seed}: a card twice in {d}");
             assert_eq!(in_deck, d.cards().difference(hand), "seed {seed}: {d}");
             everywhere = everywhere.union(in_deck);
         }
         assert_eq!(Deck::ALL.map(|d| game.deck(d).len()), [8, 12, 13]);
-        let start = Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true };
+        let start = Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true, shown: Cards::EMPTY };
         assert_eq!(game.trail().positions(), [start]);
         assert_eq!(everywhere.with(Card::START), Cards::range(0, 42), "every card somewhere");
     }
@@ -360,11 +360,11 @@ fn r8_marshal_draws_two_on_her_first_turn_then_one() {
         play(&mut game, Fugitive, place(3, &[]));
         play(&mut game, Fugitive, Action::EndTurn);
         assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 2 });
-        let top = game.deck(deck(first))[0];
+        let top = game.deck(deck(first))[0].hideout().expect("a hideout card");
         play(&mut game, Marshal, draw(first));
         assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
         assert!(refused(&mut game, Marshal, guess(&[3])).to_string().contains("R8"));
-        let next = game.deck(deck(second))[0];
+        let next = game.deck(deck(second))[0].hideout().expect("a hideout card");
         play(&mut game, Marshal, draw(second));
         assert_eq!(game.phase(), Phase::Guess);
         assert_eq!(game.hand(Marshal), Cards::from(top).with(next));
@@ -572,7 +572,7 @@ fn r11_42_lies_face_up_and_its_sprint_cards_stay_hidden_until_the_end() {
         sprints,
     };
     assert_eq!(events[0], placed(Some(cards(&[26]))));
-    let escape = Hideout { card: Card::ESCAPE, sprints: cards(&[26]), face_up: true };
+    let escape = Hideout { card: Card::ESCAPE, sprints: cards(&[26]), face_up: true, shown: Cards::EMPTY };
     assert_eq!(game.trail().positions()[11], escape);
 
     let shown = |sprints| TrailCard { card: Some(Card::ESCAPE), face_up: true, sprint_count: 1, sprints };

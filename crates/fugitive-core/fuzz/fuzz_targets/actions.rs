@@ -6,7 +6,8 @@
 #![no_main]
 
 use fugitive_core::{
-    Action, Card, Cards, Deck, Game, LegalActions, OpeningHideouts, Role, RuleOptions, Setup, View, Viewer,
+    Action, Card, Cards, Choice, Deck, EventVariant, Game, LegalActions, OpeningHideouts, Role, RuleOptions,
+    Setup, View, Viewer,
 };
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
@@ -28,6 +29,7 @@ fn play(u: &mut Unstructured) -> Result<()> {
             OpeningHideouts::OneOrTwo
         },
         pass_bonus_draw: u.arbitrary()?,
+        events: *u.choose(&EventVariant::ALL)?,
     };
     // A short seed leaves more of the input for actions.
     let seed: u32 = u.arbitrary()?;
@@ -109,7 +111,7 @@ fn check_state(game: &Game) {
         count(&mut game.hand(role).iter());
     }
     for deck in Deck::ALL {
-        count(&mut game.deck(deck).iter().copied());
+        count(&mut game.deck(deck).iter().filter_map(|c| c.hideout()));
     }
     for (number, times) in seen.iter().enumerate() {
         assert_eq!(*times, 1, "card {number} is held {times} times");
@@ -165,9 +167,32 @@ fn pick_action(u: &mut Unstructured, game: &Game) -> Result<Action> {
             Action::Guess { numbers }
         }
         62 => Action::Resign,
-        _ => Action::TimeOut,
+        63 if u.arbitrary()? => Action::TimeOut,
+        _ => Action::Choose { choice: pick_choice(u, game, hand)? },
     };
     Ok(action)
+}
+
+/// An answer to a pending decision (E3): one of the legal ones half the time, else any.
+fn pick_choice(u: &mut Unstructured, game: &Game, hand: Cards) -> Result<Choice> {
+    let legal: Vec<Choice> = Role::ALL.iter().flat_map(|&r| game.legal_actions(r).choices).collect();
+    if !legal.is_empty() && u.arbitrary()? {
+        return Ok(*u.choose(&legal)?);
+    }
+    let card = pick_card(u, hand)?;
+    let deck = *u.choose(&Deck::ALL)?;
+    let position = usize::from(u.int_in_range(0..=9u8)?);
+    let choice = match u.int_in_range(0..=7u8)? {
+        0 => Choice::Card { card },
+        1 => Choice::Sprint { card, position },
+        2 => Choice::Hideout { position },
+        3 => Choice::Range { deck },
+        4 => Choice::Number { number: card },
+        5 => Choice::Deck { deck },
+        6 => Choice::Move { bottom: u.arbitrary()? },
+        _ => Choice::Decline,
+    };
+    Ok(choice)
 }
 
 /// A card of `likely` three times in four, else any card.

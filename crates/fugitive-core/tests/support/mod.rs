@@ -2,7 +2,7 @@
 // Each test file uses its own part of this module.
 #![allow(dead_code)]
 
-use fugitive_core::{Action, Game, OpeningHideouts, Role, RuleOptions, Seed, Setup};
+use fugitive_core::{Action, EventVariant, Game, OpeningHideouts, Role, RuleOptions, Seed, Setup};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -11,11 +11,23 @@ use rand_chacha::ChaCha8Rng;
 /// Marshal's random guesses find every hideout long before (see `properties.rs`).
 pub const MAX_ACTIONS: usize = 3_000;
 
-/// Both `opening_hideouts` values (R6) × `pass_bonus_draw` (R11a).
+/// Both `opening_hideouts` values (R6) × `pass_bonus_draw` (R11a) × every event variant
+/// (`EVENTS.md`), half of them without events.
 pub fn rules() -> impl Strategy<Value = RuleOptions> {
     let opening = prop_oneof![Just(OpeningHideouts::OneOrTwo), Just(OpeningHideouts::ExactlyTwo)];
-    (opening, any::<bool>())
-        .prop_map(|(opening_hideouts, pass_bonus_draw)| RuleOptions { opening_hideouts, pass_bonus_draw })
+    let events = prop_oneof![
+        5 => Just(EventVariant::Off),
+        1 => Just(EventVariant::Random),
+        1 => Just(EventVariant::Discovery),
+        1 => Just(EventVariant::HelpfulFugitive),
+        1 => Just(EventVariant::HelpfulMarshal),
+        1 => Just(EventVariant::Catchup),
+    ];
+    (opening, any::<bool>(), events).prop_map(|(opening_hideouts, pass_bonus_draw, events)| RuleOptions {
+        opening_hideouts,
+        pass_bonus_draw,
+        events,
+    })
 }
 
 /// A seed (R4) and rules.

@@ -1,0 +1,148 @@
+//! Pending decisions (E3): what an event asks a player to choose, the answers, and which
+//! answers are legal now.
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, Cards};
+use crate::deck::Deck;
+use crate::game::Game;
+use crate::role::Role;
+
+/// What an event waits for. Public: every view shows it in its [`Phase`](crate::Phase).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Decision {
+    /// F4: the Marshal puts a card of her hand at the bottom of its deck ([`Choice::Card`]).
+    BadIntel,
+    /// F5: the Fugitive may add a sprint card under a face-down hideout ([`Choice::Sprint`] or
+    /// [`Choice::Decline`]).
+    SmokeScreen,
+    /// M2: the Marshal picks a face-down hideout whose sprint cards are revealed
+    /// ([`Choice::Hideout`]).
+    Informant,
+    /// M3: the Marshal names a range ([`Choice::Range`]).
+    Stakeout,
+    /// M4: the Marshal names one extra number ([`Choice::Number`]).
+    Dragnet,
+    /// N5: the drawer picks a deck to look at ([`Choice::Deck`]).
+    TownGossip,
+    /// N5: having seen the top of `deck`, the drawer keeps it there or moves it to the bottom
+    /// ([`Choice::Move`]).
+    TownGossipMove {
+        /// The deck looked at.
+        deck: Deck,
+    },
+    /// N6: the drawer may put a card of their hand at the bottom of its deck ([`Choice::Card`]
+    /// or [`Choice::Decline`]).
+    ChangeOfPlans,
+}
+
+/// An answer to a [`Decision`], sent as `{"type":"choose","choice":{"kind":…}}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Choice {
+    /// A card of the chooser's hand.
+    Card {
+        /// The card.
+        card: Card,
+    },
+    /// A card of the Fugitive's hand under the face-down hideout at `position`.
+    Sprint {
+        /// The card.
+        card: Card,
+        /// The trail position of the hideout.
+        position: usize,
+    },
+    /// The face-down hideout at `position`.
+    Hideout {
+        /// Its trail position.
+        position: usize,
+    },
+    /// The range of a deck's cards: 4–14, 15–28 or 29–41.
+    Range {
+        /// The deck whose range.
+        deck: Deck,
+    },
+    /// One number to guess.
+    Number {
+        /// The number.
+        number: Card,
+    },
+    /// A deck.
+    Deck {
+        /// The deck.
+        deck: Deck,
+    },
+    /// Move the card looked at to the bottom of its deck, or keep it on top.
+    Move {
+        /// Whether to move it.
+        bottom: bool,
+    },
+    /// Use the option not to act (F5, N6).
+    Decline,
+}
+
+impl Decision {
+    /// What the chooser must do, for an error message.
+    pub const fn prompt(self) -> &'static str {
+        match self {
+            Decision::BadIntel => "put a card of your hand at the bottom of its deck (F4 Bad Intel)",
+            Decision::SmokeScreen => {
+                "add a card of your hand under a face-down hideout, or decline (F5 Smoke Screen)"
+            }
+            Decision::Informant => "pick a face-down hideout (M2 Informant)",
+            Decision::Stakeout => "name a range: deck 1, 2 or 3 (M3 Stakeout)",
+            Decision::Dragnet => "name one number from 1 to 41 that is not face up (M4 Dragnet)",
+            Decision::TownGossip => "pick a deck that is not empty (N5 Town Gossip)",
+            Decision::TownGossipMove { .. } => "keep the card on top or move it to the bottom (N5)",
+            Decision::ChangeOfPlans => {
+                "put a card of your hand from decks 1–3 at the bottom of its deck, or decline (N6)"
+            }
+        }
+    }
+}
+
+impl Game {
+    /// Every legal answer to `decision` by `role` now (E3). Empty when the decision has no
+    /// answer at all, in which case the event has no effect and is never asked.
+    pub(crate) fn choices(&self, role: Role, decision: Decision) -> Vec<Choice> {
+        let hand = self.hands[role];
+        let hidden: Vec<usize> = self.trail.hidden().map(|(position, _)| position).collect();
+        let from_decks = |hand: Cards| hand.iter().filter(|&c| Deck::of(c).is_some());
+        match decision {
+            Decision::BadIntel => from_decks(hand).map(|card| Choice::Card { card }).collect(),
+            Decision::SmokeScreen => {
+                let sprints = hand.without(Card::ESCAPE).iter();
+                let mut choices: Vec<Choice> = sprints
+                    .flat_map(|card| hidden.iter().map(move |&position| Choice::Sprint { card, position }))
+                    .collect();
+                if !choices.is_empty() {
+                    choices.push(Choice::Decline);
+                }
+                choices
+            }
+            Decision::Informant => hidden.iter().map(|&position| Choice::Hideout { position }).collect(),
+            Decision::Stakeout => Deck::ALL.map(|deck| Choice::Range { deck }).to_vec(),
+            Decision::Dragnet => Cards::range(1, 41)
+                .iter()
+                .filter(|&n| !self.trail.is_face_up(n))
+                .map(|number| Choice::Number { number })
+                .collect(),
+            Decision::TownGossip => Deck::ALL
+                .into_iter()
+                .filter(|&deck| !self.deck(deck).is_empty())
+                .map(|deck| Choice::Deck { deck })
+                .collect(),
+            Decision::TownGossipMove { .. } => {
+                vec![Choice::Move { bottom: false }, Choice::Move { bottom: true }]
+            }
+            Decision::ChangeOfPlans => {
+                let mut choices: Vec<Choice> = from_decks(hand).map(|card| Choice::Card { card }).collect();
+                if !choices.is_empty() {
+                    choices.push(Choice::Decline);
+                }
+                choices
+            }
+        }
+    }
+}
