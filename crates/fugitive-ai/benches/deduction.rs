@@ -1,0 +1,82 @@
+//! The deduction over the Marshal's states of 1,000 self-played games.
+//!
+//! Criterion measures the mean of a whole pass over the states and one late state; a plain
+//! timing loop over every state gives the median, p99 and worst single solve (criterion
+//! reports means and medians, not the tail).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fugitive_ai::{Deduction, FugitiveBot, Level, MarshalBot, MarshalView};
+use fugitive_core::{Action, Game, Role, Seed, Setup};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+const GAMES: u64 = 1_000;
+
+/// Every Marshal view of `GAMES` games between `fugitive` and `marshal` (`None`: random play
+/// for both, `LegalActions::sample`).
+fn states(bots: Option<(Level, Level)>) -> Vec<MarshalView> {
+    let mut states = Vec::new();
+    for seed in 0..GAMES {
+        let mut game = Game::new(Setup::new(Seed::from(seed)));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut players = bots.map(|(f, m)| (FugitiveBot::new(f, seed), MarshalBot::new(m, seed)));
+        while let Some(role) = game.to_move() {
+            let view = MarshalView::of(&game);
+            let action = match (&mut players, role) {
+                (None, _) => game.legal_actions(role).sample(&mut rng),
+                (Some((f, _)), Role::Fugitive) => f.act(&fugitive_ai::FugitiveView::of(&game)),
+                (Some((_, m)), Role::Marshal) => m.act(&view),
+            };
+            states.push(view);
+            game.apply(role, action.unwrap_or(Action::Resign)).unwrap();
+        }
+        states.push(MarshalView::of(&game));
+    }
+    states
+}
+
+fn tail(name: &str, states: &[MarshalView]) {
+    let mut times: Vec<Duration> = states
+        .iter()
+        .map(|s| {
+            let start = Instant::now();
+            black_box(Deduction::of(black_box(s)));
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    println!(
+        "{name}: {} states, median {:?}, p99 {:?}, p99.9 {:?}, worst {:?}",
+        times.len(),
+        at(0.5),
+        at(0.99),
+        at(0.999),
+        times[times.len() - 1]
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    let random = states(None);
+    let bots = states(Some((Level::Easy, Level::Hard)));
+    tail("random self-play", &random);
+    tail("easy Fugitive vs hard Marshal", &bots);
+    let longest = random.iter().max_by_key(|s| s.view().trail.len()).unwrap();
+    c.bench_function("deduction, every state of 1,000 random games", |b| {
+        b.iter(|| random.iter().map(|s| Deduction::of(s).trails()).sum::<u64>())
+    });
+    c.bench_function("deduction, every state of 1,000 easy-vs-hard games", |b| {
+        b.iter(|| bots.iter().map(|s| Deduction::of(s).trails()).sum::<u64>())
+    });
+    c.bench_function("deduction, the longest random trail", |b| b.iter(|| Deduction::of(black_box(longest))));
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10).measurement_time(Duration::from_secs(10));
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,134 @@
+//! Bot-vs-bot matches: win rates with 95% confidence intervals, and the average game length.
+//!
+//! ```sh
+//! cargo run --release -p fugitive-ai --bin fugitive-sim -- --games 2000 --fugitive hard --marshal random --seed 1
+//! ```
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+
+use anyhow::{Result, bail};
+use clap::Parser;
+use fugitive_ai::{Level, MatchResult, play_match};
+use fugitive_core::{Role, Seed, Setup};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Plays computer Fugitives against computer Marshals and prints who wins how often.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Args {
+    /// How many games.
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// The Fugitive's level: random, easy or hard.
+    #[arg(long, default_value = "hard")]
+    fugitive: Level,
+    /// The Marshal's level: random, easy or hard.
+    #[arg(long, default_value = "hard")]
+    marshal: Level,
+    /// Seeds the deals and the bots: the same seed gives the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (games are independent).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hide the progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    if args.games == 0 || args.threads == 0 {
+        bail!("--games and --threads must be at least 1");
+    }
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games as u64) };
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta})")?);
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::with_capacity(args.games));
+    thread::scope(|scope| {
+        for _ in 0..args.threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= args.games {
+                        break;
+                    }
+                    let seed = mix(args.seed, i as u64);
+                    let result = play_match(Setup::new(Seed::from(seed)), args.fugitive, args.marshal, seed);
+                    results.lock().expect("no worker panics").push(result);
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let results = results.into_inner().expect("no worker panics");
+    print!("{}", report(&args, &results));
+    Ok(())
+}
+
+/// A game's seed from the run's seed and its index (SplitMix64).
+fn mix(seed: u64, index: u64) -> u64 {
+    let mut z =
+        seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(index).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn report(args: &Args, results: &[MatchResult]) -> String {
+    let n = results.len();
+    let wins = |role| results.iter().filter(|r| r.outcome.is_some_and(|o| o.winner == role)).count();
+    let unfinished = results.iter().filter(|r| r.outcome.is_none()).count();
+    let line = |name: &str, k: usize| {
+        let (low, high) = wilson(k, n);
+        format!(
+            "{name:<9} wins {k:>6} / {n}  {:>5.1}%  95% CI [{:.1}%, {:.1}%]\n",
+            pct(k, n),
+            100.0 * low,
+            100.0 * high
+        )
+    };
+    let mean = |f: fn(&MatchResult) -> f64| results.iter().map(f).sum::<f64>() / n as f64;
+    format!(
+        "{} games, Fugitive {} vs Marshal {}, seed {}\n{}{}unfinished {unfinished}\naverage length {:.1} actions, {:.1} Marshal turns\n",
+        n,
+        args.fugitive,
+        args.marshal,
+        args.seed,
+        line("Fugitive", wins(Role::Fugitive)),
+        line("Marshal", wins(Role::Marshal)),
+        mean(|r| r.actions as f64),
+        mean(|r| f64::from(r.marshal_turns)),
+    )
+}
+
+fn pct(k: usize, n: usize) -> f64 {
+    100.0 * k as f64 / n as f64
+}
+
+/// The Wilson score interval for `k` successes in `n` trials at 95%.
+fn wilson(k: usize, n: usize) -> (f64, f64) {
+    let z = 1.959_963_984_540_054_f64;
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_known_values() {
+        // 50 of 100: [40.4%, 59.6%]; 0 of 10: [0, 27.8%].
+        let (low, high) = wilson(50, 100);
+        assert!((low - 0.4038).abs() < 1e-3 && (high - 0.5962).abs() < 1e-3);
+        let (low, high) = wilson(0, 10);
+        assert!(low == 0.0 && (high - 0.2775).abs() < 1e-3);
+    }
+}

@@ -1,0 +1,381 @@
+//! The Marshal's notepad, solved: which numbers each face-down hideout can still be.
+//!
+//! # What a consistent trail is
+//! The Marshal sees the trail as positions 1..=n, each face up (number known; its sprint cards
+//! known too, except under 42, R11) or face down with a known **count** `k` of sprint cards.
+//! A *consistent trail* gives every face-down position a number so that, together with the
+//! face-up ones, all of this holds:
+//!
+//! 1. **Cards.** Each number is 1–41, not face up anywhere on the trail, not a revealed sprint
+//!    card, and not in the Marshal's hand (R2, R12).
+//! 2. **Order.** The numbers of positions 0 (card 0), 1, …, n strictly increase (R9).
+//! 3. **Reach.** Position `i` is at most `3 + S` above position `i - 1`, where `S` is the value
+//!    of its sprint cards when they are revealed, and `2k` (the most `k` cards are worth, R1)
+//!    while they are face down (R9, R10). Face-down sprint cards are counted, not identified:
+//!    which cards they are is not part of a trail.
+//! 4. **Draws.** For every position `i` and deck `d`: the hideouts of positions `1..=i` that
+//!    come from deck `d`, plus the revealed sprint cards of those positions that come from
+//!    deck `d`, number at most what the Fugitive had from `d` when he placed position `i`:
+//!    3 dealt from deck 1, 2 from deck 2, none from deck 3 (R3), plus each of his draws from
+//!    `d` before that placement (R8a: the history says which deck each draw came from). So a
+//!    card of deck 3 can't be a hideout placed before he first drew from deck 3.
+//! 5. **Guesses.** For every wrong guess of numbers `G`, made when the trail had `L`
+//!    positions: not every number of `G` was a face-down hideout among positions `1..=L` at that
+//!    moment (R12). Right guesses are face up, so rule 1 covers them.
+//!
+//! [`Deduction::of`] counts these trails exactly and, per face-down position, how many of them
+//! give it each number; a number's share is its count over the total. Everything is read from
+//! the [`MarshalView`]; the Fugitive's strategy is not modelled (every consistent trail counts
+//! once).
+//!
+//! # How
+//! A dynamic programme over the positions in trail order. Its state after position `i` is
+//! the number there, how many hideouts so far come from that number's deck (the decks are
+//! ranges in order, so an earlier deck's count never grows again and, with the limits of rule
+//! 4 replaced by their minimum over the later positions, can be dropped), and one bit per
+//! multi-number wrong guess still open: "every number of the guess up to here is on the
+//! trail". Counting forward and backward gives each position's numbers. At most 41 numbers ×
+//! 15 counts × the open-guess bits per position, each with at most `4 + 2k` successors. Counts
+//! are `u64`: there are fewer than 2^41 increasing sequences of 1–41.
+
+use std::collections::HashMap;
+
+use fugitive_core::{Card, Cards, Deck, Event, Role};
+use serde::{Deserialize, Serialize};
+
+use crate::view::MarshalView;
+
+/// The solved notepad: every consistent trail counted (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deduction {
+    trails: u64,
+    positions: Vec<PositionCandidates>,
+}
+
+/// What one face-down position can still be.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PositionCandidates {
+    /// Trail position, 1 for the first hideout.
+    pub position: usize,
+    /// The numbers it can be, ascending, each with how many consistent trails give it.
+    pub candidates: Vec<Candidate>,
+}
+
+/// One number a face-down position can be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// The number.
+    pub number: Card,
+    /// How many consistent trails put it here.
+    pub trails: u64,
+}
+
+impl Deduction {
+    /// Solves the Marshal's notepad from her view alone.
+    pub fn of(view: &MarshalView) -> Deduction {
+        Evidence::read(view).solve()
+    }
+
+    /// How many consistent trails there are (0 only for evidence no real game can produce).
+    pub fn trails(&self) -> u64 {
+        self.trails
+    }
+
+    /// The face-down positions, in trail order, with their candidates.
+    pub fn positions(&self) -> &[PositionCandidates] {
+        &self.positions
+    }
+
+    /// The share of consistent trails that put `number` at `position` (0 if none do).
+    pub fn share(&self, position: usize, number: Card) -> f64 {
+        let count = self
+            .positions
+            .iter()
+            .find(|p| p.position == position)
+            .and_then(|p| p.candidates.iter().find(|c| c.number == number))
+            .map_or(0, |c| c.trails);
+        self.ratio(count)
+    }
+
+    /// The share of consistent trails on which `number` is a face-down hideout anywhere.
+    pub fn hideout_share(&self, number: Card) -> f64 {
+        let count: u64 = self
+            .positions
+            .iter()
+            .flat_map(|p| &p.candidates)
+            .filter(|c| c.number == number)
+            .map(|c| c.trails)
+            .sum();
+        self.ratio(count)
+    }
+
+    /// The numbers that are a face-down hideout on every consistent trail.
+    pub fn certain(&self) -> Cards {
+        self.positions.iter().filter(|p| p.candidates.len() == 1).map(|p| p.candidates[0].number).collect()
+    }
+
+    fn ratio(&self, count: u64) -> f64 {
+        if self.trails == 0 { 0.0 } else { count as f64 / self.trails as f64 }
+    }
+}
+
+/// Where a number's card comes from: 0 for card 0, 1–3 and 42 (never drawn), else its deck.
+fn source(number: u8) -> usize {
+    Card::new(number).and_then(Deck::of).map_or(0, |d| d.number() as usize)
+}
+
+/// What the Fugitive holds of deck `d` (1–3) at the start (R3).
+const DEALT: [i64; 4] = [0, 3, 2, 0];
+
+/// One position of the trail as the Marshal knows it.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// The number, if face up.
+    number: Option<u8>,
+    /// The most it may lie above the previous position (rule 3).
+    reach: u8,
+    /// Numbers it can't be because of wrong single-number guesses.
+    forbidden: Cards,
+    /// Per deck, the most hideouts from it among positions up to here (rule 4), already the
+    /// minimum over the later positions.
+    cap: [i64; 4],
+}
+
+/// A wrong guess of two or more numbers that are still unknown, made when the trail had
+/// `horizon` positions (rule 5).
+#[derive(Clone, Copy, Debug)]
+struct OpenGuess {
+    numbers: Cards,
+    horizon: usize,
+}
+
+/// The evidence of the rules above, read from the view.
+#[derive(Clone, Debug)]
+struct Evidence {
+    slots: Vec<Slot>,
+    excluded: Cards,
+    guesses: Vec<OpenGuess>,
+    /// A wrong guess that no trail can explain: only hand-built views have one.
+    impossible: bool,
+}
+
+impl Evidence {
+    fn read(view: &MarshalView) -> Evidence {
+        let view = view.view();
+        let trail = &view.trail[1..];
+        let n = trail.len();
+        let mut excluded = view.hands.marshal.cards.unwrap_or_default();
+        for card in &view.trail {
+            if let (Some(c), true) = (card.card, card.face_up) {
+                excluded.insert(c);
+            }
+            excluded = excluded.union(card.sprints.unwrap_or_default());
+        }
+        // Rule 4: what he had from each deck at each placement, less revealed sprint cards.
+        let mut drawn = DEALT;
+        let mut had = vec![[i64::MAX; 4]; n];
+        // Rule 5: each wrong guess with the trail length and the face-down positions then.
+        let mut placed = 0;
+        let mut revealed_before = vec![false; n + 1];
+        let mut wrong = Vec::new();
+        for event in &view.history {
+            match *event {
+                Event::Drew { role: Role::Fugitive, deck, .. } => drawn[deck.number() as usize] += 1,
+                Event::Placed { position, .. } if (1..=n).contains(&position) => {
+                    placed = position;
+                    had[position - 1][1..].copy_from_slice(&drawn[1..]);
+                }
+                Event::Revealed { position, .. } if position <= n => revealed_before[position] = true,
+                Event::Guessed { numbers, right: false } => {
+                    let hidden: Vec<bool> = (0..=placed).map(|i| i > 0 && !revealed_before[i]).collect();
+                    wrong.push((numbers, hidden));
+                }
+                _ => {}
+            }
+        }
+        let mut used = [0i64; 4];
+        let mut slots: Vec<Slot> = trail
+            .iter()
+            .zip(&had)
+            .map(|(card, had)| {
+                let sprints = card.sprints.unwrap_or_default();
+                for s in sprints {
+                    used[source(s.number())] += 1;
+                }
+                let value = match card.sprints {
+                    Some(s) => s.sprint_value(),
+                    None => 2 * card.sprint_count.min(20) as u8,
+                };
+                let mut cap = [i64::MAX; 4];
+                for d in 1..4 {
+                    cap[d] = had[d] - used[d];
+                }
+                Slot {
+                    number: card.card.filter(|_| card.face_up).map(Card::number),
+                    reach: 3 + value,
+                    forbidden: Cards::EMPTY,
+                    cap,
+                }
+            })
+            .collect();
+        for i in (0..n.saturating_sub(1)).rev() {
+            for d in 1..4 {
+                slots[i].cap[d] = slots[i].cap[d].min(slots[i + 1].cap[d]);
+            }
+        }
+        let mut evidence = Evidence { slots, excluded, guesses: Vec::new(), impossible: false };
+        for (numbers, hidden) in wrong {
+            evidence.add_wrong_guess(numbers, &hidden);
+        }
+        evidence
+    }
+
+    /// Rule 5 for one wrong guess; `hidden[i]` says position `i` was face down then.
+    fn add_wrong_guess(&mut self, numbers: Cards, hidden: &[bool]) {
+        let horizon = hidden.len() - 1;
+        let mut open = Cards::EMPTY;
+        for g in numbers {
+            let known = self.slots.iter().position(|s| s.number == Some(g.number())).map(|i| i + 1);
+            match known {
+                // Face up now, and face down within the first `horizon` positions then: it was
+                // one of the hideouts, so the guess was wrong elsewhere.
+                Some(i) if i <= horizon && hidden[i] => {}
+                // Face up elsewhere, or a card that is no hideout: this number made it wrong.
+                Some(_) => return,
+                None if self.excluded.contains(g) || g.number() > 41 => return,
+                None => {
+                    open.insert(g);
+                }
+            }
+        }
+        match open.len() {
+            0 => self.impossible = true,
+            1 => {
+                for (i, slot) in self.slots.iter_mut().enumerate().take(horizon) {
+                    if hidden[i + 1] {
+                        slot.forbidden = slot.forbidden.union(open);
+                    }
+                }
+            }
+            _ => self.guesses.push(OpenGuess { numbers: open, horizon }),
+        }
+    }
+
+    /// The successors of `state` at position `i` (1-based): each with its number.
+    fn successors(&self, i: usize, state: State, mut visit: impl FnMut(State)) {
+        let slot = &self.slots[i - 1];
+        let p = state.number;
+        let top = p.saturating_add(slot.reach).min(41);
+        let (low, high) = match slot.number {
+            Some(c) if c > p && c - p <= slot.reach => (c, c),
+            Some(_) => return,
+            None => (p + 1, top),
+        };
+        for h in low..=high {
+            let card = Card::new(h).expect("1 to 42");
+            if slot.number.is_none() && (self.excluded.contains(card) || slot.forbidden.contains(card)) {
+                continue;
+            }
+            let d = source(h);
+            let count = match d {
+                0 => 0,
+                _ if d == source(p) => state.count + 1,
+                _ => 1,
+            };
+            if d != 0 && i64::from(count) > slot.cap[d] {
+                continue;
+            }
+            let mut open = state.open;
+            let mut rejected = false;
+            for (bit, guess) in self.guesses.iter().enumerate() {
+                if open & (1 << bit) == 0 || guess.horizon < i {
+                    continue;
+                }
+                // The guess's numbers strictly between the two positions were skipped.
+                let between = (1u64 << h) - (1u64 << (p + 1));
+                let still = guess.numbers.bits() & between == 0;
+                if guess.horizon == i {
+                    rejected |= still && guess.numbers.last().is_some_and(|g| g.number() <= h);
+                    open &= !(1 << bit);
+                } else if !still {
+                    open &= !(1 << bit);
+                }
+            }
+            if !rejected {
+                visit(State { number: h, count, open });
+            }
+        }
+    }
+
+    fn solve(&self) -> Deduction {
+        let n = self.slots.len();
+        let start = State { number: 0, count: 0, open: (1u32 << self.guesses.len().min(31)) - 1 };
+        let mut forward: Vec<HashMap<State, u64>> = vec![HashMap::from([(start, 1)])];
+        if self.impossible || self.guesses.len() > 31 {
+            forward[0].clear();
+        }
+        for i in 1..=n {
+            let mut layer = HashMap::new();
+            for (&state, &count) in &forward[i - 1] {
+                self.successors(i, state, |next| *layer.entry(next).or_insert(0) += count);
+            }
+            forward.push(layer);
+        }
+        let trails = forward[n].values().sum();
+        // Backward: how many ways each state can be completed.
+        let mut after: HashMap<State, u64> = forward[n].keys().map(|&s| (s, 1)).collect();
+        let mut positions = Vec::new();
+        for i in (1..=n).rev() {
+            if self.slots[i - 1].number.is_none() {
+                let mut counts = [0u64; 42];
+                for (state, &f) in &forward[i] {
+                    counts[state.number as usize] += f * after.get(state).copied().unwrap_or(0);
+                }
+                let candidates = (1..42)
+                    .filter(|&h| counts[h] > 0)
+                    .map(|h| Candidate { number: Card::new(h as u8).expect("1 to 41"), trails: counts[h] })
+                    .collect();
+                positions.push(PositionCandidates { position: i, candidates });
+            }
+            let mut before = HashMap::new();
+            for &state in forward[i - 1].keys() {
+                let mut ways = 0;
+                self.successors(i, state, |next| ways += after.get(&next).copied().unwrap_or(0));
+                before.insert(state, ways);
+            }
+            after = before;
+        }
+        positions.reverse();
+        Deduction { trails, positions }
+    }
+}
+
+/// The programme's state after a position (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct State {
+    number: u8,
+    count: u8,
+    open: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fugitive_core::{Action, Game, Setup};
+
+    fn c(n: u8) -> Card {
+        Card::new(n).unwrap()
+    }
+
+    #[test]
+    fn one_hideout_without_sprints_is_1_2_or_3() {
+        // The opening: he holds 1, 2, 3 and cards of decks 1 and 2; 4 or more is out of reach.
+        let mut game = Game::new(Setup::new(1u64));
+        game.apply(Role::Fugitive, Action::Place { hideout: c(2), sprints: Cards::EMPTY }).unwrap();
+        let d = Deduction::of(&MarshalView::of(&game));
+        assert_eq!(d.trails(), 3);
+        let numbers: Vec<u8> = d.positions()[0].candidates.iter().map(|c| c.number.number()).collect();
+        assert_eq!(numbers, [1, 2, 3]);
+        assert!((d.share(1, c(2)) - 1.0 / 3.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,341 @@
+//! The computer Fugitive: it reads only a [`FugitiveView`].
+
+use fugitive_core::{Action, Card, Cards, Deal, Deck, Event, Game, LegalActions, Role, SprintOptions};
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::view::{FugitiveView, Level, face_up, last_card};
+
+/// Rollouts per candidate move of the `hard` Fugitive, unless set otherwise.
+pub const DEFAULT_ROLLOUTS: usize = 24;
+
+/// No rollout runs longer than this many actions; an unfinished one counts as half a win.
+const ROLLOUT_ACTIONS: usize = 400;
+
+/// A computer Fugitive.
+///
+/// - `random`: any legal action (`LegalActions::sample`).
+/// - `easy`: draws from the deck just ahead of his trail; places the hideout that gets
+///   furthest for the fewest live cards, sprinting with cards already behind him, bluffs with
+///   a spare card under a hideout now and then, passes when every placement would burn live
+///   cards, and plays 42 when it wins at once (R15) or leaves three or more hideouts to find.
+/// - `hard`: determinized Monte Carlo from his own view. For each candidate move (each
+///   placement with its cheapest sprint cards, with one bluff card more, passing), it deals
+///   the cards he cannot see at random in agreement with his view (the Marshal's hand from the
+///   decks she drew from, the decks' order), replays the game so far, plays the move and then
+///   `easy` against a Marshal who guesses within the reach of the first face-down hideout, and
+///   keeps the move that wins most often.
+#[derive(Clone, Debug)]
+pub struct FugitiveBot {
+    level: Level,
+    rng: ChaCha8Rng,
+    rollouts: usize,
+}
+
+impl FugitiveBot {
+    /// A Fugitive of this level; `seed` makes its choices reproducible.
+    pub fn new(level: Level, seed: u64) -> FugitiveBot {
+        FugitiveBot { level, rng: ChaCha8Rng::seed_from_u64(seed), rollouts: DEFAULT_ROLLOUTS }
+    }
+
+    /// The same bot with another number of rollouts per candidate move (`hard` only).
+    #[must_use]
+    pub fn with_rollouts(self, rollouts: usize) -> FugitiveBot {
+        FugitiveBot { rollouts: rollouts.max(1), ..self }
+    }
+
+    /// The level.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Its action, or `None` when it is not the Fugitive's move.
+    pub fn act(&mut self, view: &FugitiveView) -> Option<Action> {
+        let legal = view.legal_actions();
+        if self.level == Level::Random {
+            return legal.sample(&mut self.rng);
+        }
+        if !legal.draws.is_empty() {
+            return Some(Action::Draw { deck: draw_choice(view, &legal.draws) });
+        }
+        let moves = moves(view, &legal);
+        if moves.is_empty() {
+            return None;
+        }
+        match self.level {
+            Level::Hard if moves.len() > 1 => Some(self.search(view, &moves)),
+            _ => Some(easy_choice(view, &moves, &mut self.rng)),
+        }
+    }
+
+    /// Determinized Monte Carlo over `moves`.
+    fn search(&mut self, view: &FugitiveView, moves: &[Move]) -> Action {
+        let mut best = (f64::MIN, moves[0].action);
+        for m in moves {
+            let mut wins = 0.0;
+            for _ in 0..self.rollouts {
+                let Some(mut game) = determinize(view, &mut self.rng) else {
+                    return easy_choice(view, moves, &mut self.rng);
+                };
+                if game.apply(Role::Fugitive, m.action).is_err() {
+                    return easy_choice(view, moves, &mut self.rng);
+                }
+                wins += rollout(&mut game, &mut self.rng);
+            }
+            if wins > best.0 {
+                best = (wins, m.action);
+            }
+        }
+        best.1
+    }
+}
+
+/// A candidate place, pass or end of turn, with a rough worth: how far it gets, less three
+/// for each live card (one he could still place as a hideout) it spends as a sprint card.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    action: Action,
+    score: i32,
+    bluff: bool,
+}
+
+/// Draws from the deck whose cards lie just ahead of the trail (R7).
+fn draw_choice(view: &FugitiveView, decks: &[Deck]) -> Deck {
+    let target = last_card(view.view()).number() + 5;
+    decks
+        .iter()
+        .copied()
+        .find(|d| d.range().1 >= target)
+        .unwrap_or(*decks.last().expect("a deck to draw from"))
+}
+
+/// The candidate moves now.
+fn moves(view: &FugitiveView, legal: &LegalActions) -> Vec<Move> {
+    let hand = view.hand();
+    let last = last_card(view.view()).number() as i32;
+    let mut moves = Vec::new();
+    for placement in &legal.placements {
+        let h = placement.hideout;
+        let live = |s: Cards| s.iter().filter(|c| *c > h).count() as i32;
+        let sprints = match &placement.sprints {
+            SprintOptions::AtLeast { value, from } => cheapest(*from, *value, h),
+            SprintOptions::OneOf { sets } => sets.iter().copied().min_by_key(|s| (live(*s), s.len())),
+        };
+        let Some(sprints) = sprints else { continue };
+        let score = h.number() as i32 - last - 3 * live(sprints);
+        moves.push(Move { action: Action::Place { hideout: h, sprints }, score, bluff: false });
+        let spare = hand.without(h).without(Card::ESCAPE).difference(sprints);
+        let bluff_card = spare.iter().filter(|c| *c < h).min_by_key(|c| (c.sprint_value(), c.number()));
+        if let (Some(card), SprintOptions::AtLeast { .. }) = (bluff_card, &placement.sprints) {
+            let action = Action::Place { hideout: h, sprints: sprints.with(card) };
+            moves.push(Move { action, score: score - 1, bluff: true });
+        }
+    }
+    if legal.pass {
+        moves.push(Move { action: Action::Pass, score: 0, bluff: false });
+    }
+    if legal.end_turn {
+        moves.push(Move { action: Action::EndTurn, score: 1, bluff: false });
+    }
+    moves
+}
+
+/// The fewest cards of `from` worth at least `value`, spending cards below `hideout` (dead
+/// once it is placed) first.
+fn cheapest(from: Cards, value: u8, hideout: Card) -> Option<Cards> {
+    let mut cards: Vec<Card> = from.iter().collect();
+    cards.sort_by_key(|c| (*c > hideout, std::cmp::Reverse(c.sprint_value()), std::cmp::Reverse(c.number())));
+    let mut sprints = Cards::EMPTY;
+    for card in cards {
+        if sprints.sprint_value() >= value {
+            break;
+        }
+        sprints.insert(card);
+    }
+    (sprints.sprint_value() >= value).then_some(sprints)
+}
+
+/// The `easy` Fugitive's choice among `moves` (see [`FugitiveBot`]).
+fn easy_choice(view: &FugitiveView, moves: &[Move], rng: &mut impl Rng) -> Action {
+    let v = view.view();
+    let highest = face_up(v).iter().filter(|c| *c != Card::ESCAPE).last().map_or(0, Card::number);
+    let hidden = v.trail.iter().filter(|t| !t.face_up).count();
+    let escape = |m: &&Move| matches!(m.action, Action::Place { hideout, .. } if hideout == Card::ESCAPE);
+    if let Some(m) = moves.iter().find(escape) {
+        if highest >= 30 || hidden == 0 || hidden >= 3 {
+            return m.action;
+        }
+    }
+    let places = moves.iter().filter(|m| matches!(m.action, Action::Place { .. }) && !escape(m));
+    let stop = moves.iter().find(|m| matches!(m.action, Action::Pass | Action::EndTurn));
+    let best = places.clone().filter(|m| !m.bluff).max_by_key(|m| m.score);
+    match (best, stop) {
+        (Some(best), Some(stop)) if best.score < stop.score + 1 => stop.action,
+        (Some(best), _) => {
+            let bluff = places.clone().find(|m| m.bluff && m.action_hideout() == best.action_hideout());
+            match bluff {
+                Some(b) if rng.random_bool(0.25) => b.action,
+                _ => best.action,
+            }
+        }
+        (None, Some(stop)) => stop.action,
+        (None, None) => moves[0].action,
+    }
+}
+
+impl Move {
+    fn action_hideout(&self) -> Option<Card> {
+        match self.action {
+            Action::Place { hideout, .. } => Some(hideout),
+            _ => None,
+        }
+    }
+}
+
+/// A whole game agreeing with the Fugitive's view: the cards he cannot see (the Marshal's
+/// hand, the decks' order) dealt at random, then the game so far replayed.
+fn determinize(view: &FugitiveView, rng: &mut impl Rng) -> Option<Game> {
+    let v = view.view();
+    let mut known = view.hand();
+    for card in &v.trail {
+        known = known.union(card.sprints.unwrap_or_default());
+        if let Some(c) = card.card {
+            known.insert(c);
+        }
+    }
+    let mut his_draws: [Vec<Card>; 3] = Default::default();
+    let mut order: [Vec<Role>; 3] = Default::default();
+    for event in &v.history {
+        if let Event::Drew { role, deck, card } = *event {
+            order[deck.index()].push(role);
+            if role == Role::Fugitive {
+                his_draws[deck.index()].push(card?);
+            }
+        }
+    }
+    let drawn: Cards = his_draws.iter().flatten().copied().collect();
+    let start = known.difference(drawn).without(Card::START);
+    let decks = Deck::ALL.map(|deck| {
+        let mut unseen: Vec<Card> = deck.cards().difference(known).iter().collect();
+        unseen.shuffle(rng);
+        let mut his = his_draws[deck.index()].iter().copied();
+        let mut cards = Vec::new();
+        for role in &order[deck.index()] {
+            match role {
+                Role::Fugitive => cards.extend(his.next()),
+                Role::Marshal => cards.extend(unseen.pop()),
+            }
+        }
+        cards.extend(unseen);
+        cards
+    });
+    let mut game = Game::from_deal(v.rules, Deal { decks, fugitive_hand: start }).ok()?;
+    let mut next = 0;
+    while next < v.history.len() {
+        match action_of(&v.history[next]) {
+            Some((role, action)) => {
+                game.apply(role, action).ok()?;
+                next = game.history().len();
+            }
+            None => next += 1,
+        }
+    }
+    Some(game)
+}
+
+/// The action behind a history entry the Fugitive sees, if it was one.
+fn action_of(event: &Event) -> Option<(Role, Action)> {
+    match *event {
+        Event::Drew { role, deck, .. } => Some((role, Action::Draw { deck })),
+        Event::Placed { hideout: Some(hideout), sprints: Some(sprints), .. } => {
+            Some((Role::Fugitive, Action::Place { hideout, sprints }))
+        }
+        Event::Passed => Some((Role::Fugitive, Action::Pass)),
+        Event::TurnEnded => Some((Role::Fugitive, Action::EndTurn)),
+        Event::Guessed { numbers, .. } => Some((Role::Marshal, Action::Guess { numbers })),
+        _ => None,
+    }
+}
+
+/// Plays `game` out (`easy` Fugitive, [`window_guess`] Marshal); 1 if the Fugitive wins.
+fn rollout(game: &mut Game, rng: &mut impl Rng) -> f64 {
+    for _ in 0..ROLLOUT_ACTIONS {
+        let Some(role) = game.to_move() else { break };
+        let action = match role {
+            Role::Fugitive => {
+                let view = FugitiveView::of(game);
+                let legal = view.legal_actions();
+                if let Some(&deck) = legal.draws.first() {
+                    Action::Draw { deck: draw_choice(&view, &legal.draws).max(deck) }
+                } else {
+                    easy_choice(&view, &moves(&view, &legal), rng)
+                }
+            }
+            Role::Marshal => window_guess(game, rng),
+        };
+        if game.apply(role, action).is_err() {
+            return 0.5;
+        }
+    }
+    match game.outcome() {
+        Some(o) if o.winner == Role::Fugitive => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// The rollouts' Marshal, from public information and her hand only: draws from a random deck,
+/// and guesses a number within reach of the first face-down hideout that nothing rules out.
+fn window_guess(game: &Game, rng: &mut impl Rng) -> Action {
+    let legal = game.legal_actions(Role::Marshal);
+    if let Some(&deck) = legal.draws.choose(rng) {
+        return Action::Draw { deck };
+    }
+    let Some(open) = legal.guess.map(|g| g.numbers) else { return Action::Resign };
+    let mut ruled_out = game.hand(Role::Marshal);
+    for event in game.history() {
+        if let Event::Guessed { numbers, right: false } = event {
+            if numbers.len() == 1 {
+                ruled_out = ruled_out.union(*numbers);
+            }
+        }
+    }
+    let trail = game.trail().positions();
+    let mut window = Cards::EMPTY;
+    let mut base = 0u8;
+    for h in trail {
+        if h.face_up {
+            ruled_out = ruled_out.union(h.sprints);
+            base = h.card.number();
+            continue;
+        }
+        let reach = 3 + 2 * h.sprints.len().min(19) as u8;
+        window = Cards::range(base + 1, base.saturating_add(reach)).intersection(open).difference(ruled_out);
+        break;
+    }
+    let numbers: Vec<Card> = if window.is_empty() { open.iter().collect() } else { window.iter().collect() };
+    let guess = numbers.choose(rng).copied().unwrap_or(Card::ESCAPE);
+    Action::Guess { numbers: Cards::from(guess) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fugitive_core::{Setup, Viewer};
+
+    #[test]
+    fn a_determinized_game_agrees_with_his_view() {
+        for seed in 0..30u64 {
+            let mut game = Game::new(Setup::new(seed));
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while let Some(role) = game.to_move() {
+                let view = FugitiveView::of(&game);
+                let sample = determinize(&view, &mut rng).expect("a deal that fits his view");
+                assert_eq!(sample.view(Viewer::Fugitive), game.view(Viewer::Fugitive));
+                let action = game.legal_actions(role).sample(&mut rng).unwrap();
+                game.apply(role, action).unwrap();
+            }
+        }
+    }
+}

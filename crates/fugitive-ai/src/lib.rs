@@ -1,0 +1,39 @@
+//! The Marshal's deduction and computer players for Fugitive.
+//!
+//! Every function here reads one role's view, never the [`Game`](fugitive_core::Game): the
+//! bots and the deduction take a [`MarshalView`] or a [`FugitiveView`], which can only be made
+//! from that role's [`View`](fugitive_core::View) (anything else in it is blanked).
+//!
+//! # Map
+//! - [`MarshalView`], [`FugitiveView`] (`view.rs`): a role's view, and its legal actions.
+//! - [`Deduction`] (`deduction.rs`): the Marshal's notepad, solved exactly — which numbers each
+//!   face-down hideout can still be, and how many whole trails fit the evidence.
+//! - [`MarshalBot`] (`marshal.rs`) and [`FugitiveBot`] (`fugitive.rs`): the computer players,
+//!   at each [`Level`].
+//! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
+//!
+//! # Example
+//! ```
+//! use fugitive_ai::{Deduction, FugitiveBot, Level, MarshalBot, MarshalView, play_match};
+//! use fugitive_core::{Game, Setup};
+//!
+//! let result = play_match(Setup::new(7u64), Level::Easy, Level::Hard, 1);
+//! assert!(result.outcome.is_some());
+//!
+//! let game = Game::new(Setup::new(7u64));
+//! let deduction = Deduction::of(&MarshalView::of(&game));
+//! assert_eq!(deduction.trails(), 1); // nothing placed yet: the empty trail
+//! ```
+#![warn(missing_docs)]
+
+mod deduction;
+mod fugitive;
+mod marshal;
+mod sim;
+mod view;
+
+pub use deduction::{Candidate, Deduction, PositionCandidates};
+pub use fugitive::FugitiveBot;
+pub use marshal::MarshalBot;
+pub use sim::{MatchResult, play_match};
+pub use view::{FugitiveView, Level, LevelError, MarshalView, WrongViewer};

@@ -1,0 +1,48 @@
+//! Bot-vs-bot games, for `fugitive-sim` and the tests.
+
+use fugitive_core::{Action, Game, Outcome, Role, Setup};
+
+use crate::fugitive::FugitiveBot;
+use crate::marshal::MarshalBot;
+use crate::view::{FugitiveView, Level, MarshalView};
+
+/// No bot game may take more actions than this; one that does is reported unfinished.
+pub const MAX_ACTIONS: usize = 2_000;
+
+/// How one bot-vs-bot game went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchResult {
+    /// The winner and why; `None` if the game hit [`MAX_ACTIONS`].
+    pub outcome: Option<Outcome>,
+    /// Accepted actions.
+    pub actions: usize,
+    /// Turns the Marshal began.
+    pub marshal_turns: u32,
+}
+
+/// Plays one game of a `fugitive` bot against a `marshal` bot. Each bot is handed only its
+/// own role's view; `seed` seeds the bots (the deal comes from `setup`).
+pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> MatchResult {
+    let mut game = Game::new(setup);
+    let mut fugitive = FugitiveBot::new(fugitive, seed);
+    let mut marshal = MarshalBot::new(marshal, seed ^ 0x5eed);
+    while let Some(role) = game.to_move() {
+        if game.actions().len() >= MAX_ACTIONS {
+            break;
+        }
+        let action = match role {
+            Role::Fugitive => fugitive.act(&FugitiveView::of(&game)),
+            Role::Marshal => marshal.act(&MarshalView::of(&game)),
+        };
+        // A bot always has a move on its turn; resigning is the safe answer if it had none.
+        let action = action.unwrap_or(Action::Resign);
+        if game.apply(role, action).is_err() {
+            game.apply(role, Action::Resign).expect("resigning is always legal");
+        }
+    }
+    MatchResult {
+        outcome: game.outcome(),
+        actions: game.actions().len(),
+        marshal_turns: game.marshal_turns(),
+    }
+}
