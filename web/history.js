@@ -3,6 +3,9 @@
 
 import { h } from './dom.js';
 import { t, list } from './i18n.js';
+import { cardName } from './events.js';
+
+const RANGES = { 1: [4, 14], 2: [15, 28], 3: [29, 41] };
 
 /// One history entry as a sentence, for `viewer` ("you" for their own moves).
 export function describe(event, viewer) {
@@ -50,6 +53,62 @@ export function describe(event, viewer) {
     case 'game_over':
       return `${t(`over.wins.${event.outcome.winner}`)} ${t(`reason.${event.outcome.reason}`)}`;
     default:
+      return describeEvent(event, viewer);
+  }
+}
+
+/// The entries of the event variants (../shared/EVENTS.md).
+function describeEvent(event, viewer) {
+  const mine = (role) => viewer === role;
+  const who = event.role ? t(`role.subject.${event.role}`) : '';
+  const card = typeof event.card === 'string' ? cardName(event.card) : null;
+  switch (event.type) {
+    case 'event_drawn': {
+      const key = event.deck === null ? 'log.eventFromPile' : 'log.eventDrawn';
+      return t(mine(event.role) ? `${key}You` : key, { who, card, deck: event.deck });
+    }
+    case 'catchup_drawn':
+      return t('log.catchupDrawn', { who, deck: event.deck, hidden: event.hidden });
+    case 'no_effect':
+      return t('log.noEffect', { card });
+    case 'draw_missed':
+      return t('log.drawMissed', { who });
+    case 'trail_event_laid':
+      return t('log.trailEvent', { card, position: event.position });
+    case 'returned_to_deck':
+      if (event.card === null) return t('log.returned', { who, deck: event.deck });
+      return t(mine(event.role) ? 'log.returnedYou' : 'log.returnedCard', {
+        who,
+        number: event.card,
+        deck: event.deck,
+      });
+    case 'sprint_added':
+      if (event.card === null) return t('log.sprintAdded', { position: event.position });
+      return t(mine('fugitive') ? 'log.sprintAddedYou' : 'log.sprintAddedCard', {
+        number: event.card,
+        position: event.position,
+      });
+    case 'sprints_shown':
+      return t(event.sprints.length ? 'log.sprintsShown' : 'log.sprintsShownNone', {
+        position: event.position,
+        sprints: event.sprints.join(', '),
+      });
+    case 'stakeout_counted': {
+      const [from, to] = RANGES[event.deck];
+      return t('log.stakeout', { n: event.count, from, to });
+    }
+    case 'eyewitness':
+      return t('log.eyewitness', { position: event.position, low: event.low, high: event.high });
+    case 'peeked': {
+      if (event.card === null) return t('log.peeked', { who, deck: event.deck });
+      const top = typeof event.card === 'number' ? event.card : event.card === 'catchup' ? t('log.catchupCard') : card;
+      return t(mine(event.role) ? 'log.peekedYou' : 'log.peekedCard', { who, deck: event.deck, top });
+    }
+    case 'moved_to_bottom':
+      return t(event.moved ? 'log.moved' : 'log.kept', { deck: event.deck });
+    case 'declined':
+      return t(mine(event.role) ? 'log.declinedYou' : 'log.declined', { who, card });
+    default:
       return '';
   }
 }
@@ -65,6 +124,10 @@ function tone(event) {
       return 'loud';
     case 'placed':
       return 'fugitive';
+    case 'event_drawn':
+    case 'catchup_drawn':
+    case 'trail_event_laid':
+      return 'event';
     default:
       return null;
   }

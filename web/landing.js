@@ -12,8 +12,10 @@ const CLOCKS = [
   ['86400', 'clock.day'],
 ];
 
+const EVENT_VARIANTS = ['off', 'random', 'discovery', 'helpful:fugitive', 'helpful:marshal', 'catchup'];
+
 export function showLanding(root) {
-  const form = { role: 'random', opening: 'one_or_two', bonus: false, clock: '' };
+  const form = { role: 'random', opening: 'one_or_two', bonus: false, clock: '', events: 'off' };
   let created = null;
   let error = null;
   let busy = false;
@@ -25,7 +27,11 @@ export function showLanding(root) {
     render();
     const body = {
       role: form.role,
-      rules: { opening_hideouts: form.opening, pass_bonus_draw: form.bonus },
+      rules: {
+        opening_hideouts: form.opening,
+        pass_bonus_draw: form.bonus,
+        ...(form.events === 'off' ? {} : { events: form.events }),
+      },
       turn_clock_secs: form.clock ? Number(form.clock) : null,
     };
     try {
@@ -131,6 +137,16 @@ export function showLanding(root) {
             h('span', { class: 'choice-label' }, t('rules.pass_bonus')),
             h('span', { class: 'help' }, t('rules.pass_bonus.help')),
           ),
+        ),
+      ),
+      h(
+        'fieldset',
+        { class: 'events-options' },
+        h('legend', {}, t('landing.events')),
+        EVENT_VARIANTS.map((events) =>
+          radio('events', events, form.events === events, t(`events.${events}`), t(`events.${events}.help`), () => {
+            form.events = events;
+          }),
         ),
       ),
       h(

@@ -9,6 +9,7 @@ import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } fr
 import { loadMarks, saveMarks, renderBoard, pickNumber, renderMarshalHand } from './marshal.js';
 import { renderHistory, describe } from './history.js';
 import { renderShare } from './landing.js';
+import { renderEventsPanel, renderPending } from './events.js';
 
 export const seatKey = (room) => `fugitive:seat:${room}`;
 export const shareKey = (room) => `fugitive:share:${room}`;
@@ -260,6 +261,8 @@ class RoomPage {
           : null,
         this.sharePanel(),
         renderTrail(view),
+        renderPending(view, this.busy ? null : legal, (choice) => this.act({ type: 'choose', choice })),
+        renderEventsPanel(view),
         renderDecks(view, this.busy ? null : legal, (deck) => this.act({ type: 'draw', deck })),
         over ? this.gameOver() : null,
         this.controls(),

@@ -4,6 +4,7 @@
 
 import { h, sprintValue } from './dom.js';
 import { t } from './i18n.js';
+import { cardName, trailEventsAt, freeSpaces } from './events.js';
 
 export const DECK_RANGES = { 1: [4, 14], 2: [15, 28], 3: [29, 41] };
 
@@ -14,6 +15,7 @@ export function toMove(phase) {
     case 'place_or_pass':
       return 'fugitive';
     case 'draw':
+    case 'pending':
       return phase.role;
     case 'guess':
     case 'manhunt':
@@ -43,6 +45,8 @@ export function statusText(view) {
       return t(`status.${who}.guess`);
     case 'manhunt':
       return t(`status.${who}.manhunt`);
+    case 'pending':
+      return t(`status.${who}.pending`, { card: cardName(phase.card) });
     default:
       return '';
   }
@@ -102,6 +106,7 @@ export function renderTrail(view) {
       },
       face,
       sprints,
+      trailEventsAt(view, index),
     );
   });
   return h(
@@ -112,6 +117,7 @@ export function renderTrail(view) {
       'ol',
       { class: 'trail', 'data-testid': 'trail' },
       items,
+      freeSpaces(view),
       view.outcome || view.trail.some((p) => p.card === 42)
         ? null
         : h(
@@ -147,7 +153,11 @@ export function renderDecks(view, legal, onDraw) {
       // After the end the deck order is public too (R18).
       if (deck.cards && deck.cards.length > 0) {
         body.push(
-          h('span', { class: 'deck-order', 'data-testid': `deck-order-${deck.deck}` }, t('decks.order', { cards: deck.cards.join(', ') })),
+          h(
+            'span',
+            { class: 'deck-order', 'data-testid': `deck-order-${deck.deck}` },
+            t('decks.order', { cards: deck.cards.join(', ') }),
+          ),
         );
       }
       const label = `${t('decks.deck', { n: deck.deck })} (${from}–${to}), ${t('decks.size', { n: deck.size })}`;

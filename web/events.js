@@ -1,0 +1,167 @@
+// Event cards (../shared/EVENTS.md): a card with its icon, name and text in the player's
+// language, the events beside the trail, the public state of the variant, and the prompt when an
+// event waits for a choice (E3). The card texts are the core's (event-cards.js is generated).
+
+import { h } from './dom.js';
+import { t, language } from './i18n.js';
+import { EVENT_CARDS } from './event-cards.js';
+
+const ICONS = { footprints: '👣', binoculars: '🔭', none: '✦' };
+const RANGES = { 1: [4, 14], 2: [15, 28], 3: [29, 41] };
+
+/// A card's name and text in the current language.
+export function cardText(id) {
+  const card = EVENT_CARDS[id];
+  if (!card) return { name: id, text: '' };
+  return card[language()] ?? card.en;
+}
+
+export const cardName = (id) => cardText(id).name;
+
+/// One event card: icon, name and (unless small) its text.
+export function renderEventCard(id, { small = false, testid = null, effect = null } = {}) {
+  const icon = EVENT_CARDS[id]?.icon ?? 'none';
+  const { name, text } = cardText(id);
+  const help = t(`event.icon.${icon}`);
+  // N4 Shortcut lies on the trail as Safe House or Roadblock, depending on who drew it.
+  const as = effect ? cardName(effect === 'safe_house' ? 'F1' : 'M1') : null;
+  return h(
+    'div',
+    {
+      class: ['event-card', icon, small ? 'small' : null],
+      'data-event': id,
+      'data-testid': testid,
+      title: small ? `${name}: ${text}` : null,
+      'aria-label': `${name}${as && as !== name ? ` (${as})` : ''}. ${help}. ${text}`,
+    },
+    h('span', { class: 'event-icon', 'aria-hidden': 'true', title: help }, ICONS[icon]),
+    h('span', { class: 'event-name' }, name),
+    as && as !== name ? h('span', { class: 'event-as' }, as) : null,
+    small ? null : h('span', { class: 'event-help' }, help),
+    small ? null : h('span', { class: 'event-text' }, text),
+  );
+}
+
+/// The events lying under trail space `index` (E4).
+export function trailEventsAt(view, index) {
+  return (view.events?.trail ?? [])
+    .filter((e) => e.position === index)
+    .map((e) =>
+      h(
+        'div',
+        { class: 'trail-event', 'data-testid': `trail-event-${e.position}` },
+        renderEventCard(e.card, { small: true, effect: e.effect }),
+      ),
+    );
+}
+
+/// Trail spaces beyond the last card that already hold an event: shown as empty slots with the
+/// event under them.
+export function freeSpaces(view) {
+  const from = view.trail.length;
+  const spaces = [...new Set((view.events?.trail ?? []).map((e) => e.position))].filter((p) => p >= from);
+  return spaces
+    .sort((a, b) => a - b)
+    .map((position) =>
+      h(
+        'li',
+        { class: 'trail-space free', 'data-position': position, 'aria-label': t('event.underSpace', { position }) },
+        h('span', { class: 'card slot', 'aria-hidden': 'true' }, position),
+        trailEventsAt(view, position),
+      ),
+    );
+}
+
+/// The variant's public state: the latest event card, Lie Low, Detour, the piles.
+export function renderEventsPanel(view) {
+  const events = view.events;
+  if (!events) return null;
+  const latest = view.history.findLast((e) => e.type === 'event_drawn');
+  const notes = [];
+  if (events.single_guess) notes.push(t('event.singleGuess'));
+  for (const role of ['fugitive', 'marshal']) if (events.skips[role] > 0) notes.push(t(`event.skip.${role}`));
+  if (view.rules.events === 'discovery') notes.push(t('event.pile', { n: events.piles[0] }));
+  if (view.rules.events === 'catchup') {
+    const [a, b, c] = events.piles;
+    notes.push(t('event.piles', { a, b, c }));
+  }
+  return h(
+    'section',
+    { class: 'events-panel', 'data-testid': 'events-panel', 'aria-label': t(`events.${view.rules.events}`) },
+    h('h2', {}, t(`events.${view.rules.events}`)),
+    latest
+      ? h(
+          'figure',
+          { class: 'latest-event' },
+          h('figcaption', {}, t('event.latest')),
+          renderEventCard(latest.card, { testid: 'latest-event' }),
+        )
+      : null,
+    notes.map((note) => h('p', { class: 'event-note' }, note)),
+  );
+}
+
+/// One answer to a pending decision, in words.
+export function choiceLabel(choice) {
+  switch (choice.kind) {
+    case 'card':
+      return t('choice.card', { card: choice.card });
+    case 'sprint':
+      return t('choice.sprint', { card: choice.card, position: choice.position });
+    case 'hideout':
+      return t('choice.hideout', { position: choice.position });
+    case 'range':
+      return RANGES[choice.deck].join('–');
+    case 'number':
+      return String(choice.number);
+    case 'deck':
+      return t('choice.deck', { deck: choice.deck });
+    case 'move':
+      return t(choice.bottom ? 'choice.bottom' : 'choice.keep');
+    case 'decline':
+      return t('choice.decline');
+    default:
+      return JSON.stringify(choice);
+  }
+}
+
+/// The prompt while an event waits for a choice: the card, what to choose, and a button for
+/// every legal answer (for the chooser) or who is choosing (for everyone else).
+export function renderPending(view, legal, onChoose) {
+  const { phase } = view;
+  if (phase.phase !== 'pending') return null;
+  const choices = legal?.choices ?? [];
+  const mine = view.viewer === phase.role;
+  return h(
+    'section',
+    {
+      class: ['pending', mine ? 'mine' : null],
+      'data-testid': 'pending',
+      role: 'region',
+      'aria-label': t('pending.title'),
+    },
+    h('h2', {}, t('pending.title')),
+    renderEventCard(phase.card, { testid: 'pending-card' }),
+    mine
+      ? h('p', { class: 'prompt' }, t(`pending.${phase.decision.kind}`, { deck: phase.decision.deck }))
+      : h('p', { class: 'prompt' }, t('pending.waiting', { who: t(`role.subject.${phase.role}`) })),
+    mine && choices.length
+      ? h(
+          'div',
+          { class: ['choices', phase.decision.kind] },
+          choices.map((choice, i) =>
+            h(
+              'button',
+              {
+                class: choice.kind === 'decline' ? 'secondary' : 'primary',
+                'data-testid': `choice-${i}`,
+                'data-kind': choice.kind,
+                onclick: () => onChoose(choice),
+              },
+              choiceLabel(choice),
+            ),
+          ),
+        )
+      : null,
+  );
+}
