@@ -117,28 +117,40 @@ pub fn section(f: &Figures, command: &str) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "## fugitive-server\n\n\
-Measured with the load client `crates/fugitive-load` (`src/main.rs` says how). It starts the release \
-server itself as a child on a free loopback port, with a new SQLite database in `{tmp}`, and reads \
-the child's `VmRSS` from `/proc/<pid>/status` and its `Pss` from `/proc/<pid>/smaps_rollup`. Each \
-of the three runs has a fresh server:\n\n\
-- **Idle sockets**: {rooms_s} rooms with one warm-up spectator each, then the baseline, then \
-{sockets} more spectators spread over them, each having said `hello` and read its snapshot, then \
-only answering pings. The server's `fugitive_sockets` gauge confirmed every socket open.\n\
-- **Active rooms**: {warm} warm-up rooms, then the baseline, then {rooms} rooms: created, the \
-second seat claimed, both players connected, the opening played up to the Marshal's first guess \
-(random legal actions from each `state`'s `legal`). Both sockets are counted in the room's figure.\n\
-- **Latency**: one room, two players playing {games} whole games one after the other (random legal \
-actions of both, a rematch between games), one action at a time. Each action is timed from sending \
-it until the actor has its `reply` and new `state`, and until the opponent has the `state` with the \
-new version. Every action is stored in SQLite (WAL, FULL sync) before anyone is told, so the \
-figure includes one durable commit.\n\n\
-- Machine: {cpu}, {cpus} CPUs, shared with other builds (load average {load} when the run ended). \
-Client and server share the same CPUs.\n\
-- Date: {date}, release profile. The open-files limit was {fds} (raised to the hard limit by the \
-client; the server inherits it).\n\
-- Commands:\n\n  ```sh\n  cargo build --release -p fugitive-server -p fugitive-load\n  {command}\n  ```\n\n",
+        "## fugitive-server
+
+Measured with the load client `crates/fugitive-load` (`src/main.rs` says how). It starts the
+release server itself as a child on a free loopback port, with a new SQLite database in `{tmp}`,
+and reads the child's `VmRSS` from `/proc/<pid>/status` and its `Pss` from
+`/proc/<pid>/smaps_rollup`. Each of the three runs has a fresh server:
+
+- **Idle sockets**: {rooms_s} rooms with one warm-up spectator each, then the baseline, then
+  {sockets} more spectators spread over them, each having said `hello` and read its snapshot, then
+  only answering pings. The server's `fugitive_sockets` gauge confirmed every socket open.
+- **Active rooms**: {warm} warm-up rooms, then the baseline, then {rooms} rooms: created, the
+  second seat claimed, both players connected, the opening played up to the Marshal's first guess
+  (random legal actions from each `state`'s `legal`). Both sockets count in the room's figure.
+- **Latency**: one room, two players playing {games} whole games one after the other (random legal
+  actions of both, a rematch between games), one action at a time. Each action is timed from
+  sending it until the actor has its new `state`, until it also has its `reply`, and until the
+  opponent has the `state` with the new version. Every action is stored in SQLite (WAL, FULL sync)
+  before anyone is told, so each figure includes one durable commit.
+
+- Machine: {cpu}, {cpus} CPUs, shared with other builds (load average {load} when the run
+  ended). Client and server share the same CPUs.
+- Date: {date}, release profile. The open-files limit was {fds} (raised to the hard limit by the
+  client; the server inherits it).
+- Commands:
+
+  ```sh
+  {target}cargo build --release -p fugitive-server -p fugitive-load
+  {command}
+  ```
+
+",
         tmp = std::env::temp_dir().display(),
+        target =
+            std::env::var("CARGO_TARGET_DIR").map_or(String::new(), |dir| format!("CARGO_TARGET_DIR={dir} ")),
         rooms_s = f.spectator_rooms,
         sockets = f.sockets,
         warm = crate::WARM_UP_ROOMS,
