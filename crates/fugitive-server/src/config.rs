@@ -76,6 +76,11 @@ pub struct Config {
     /// it is rebuilt from the database when someone comes back.
     #[arg(long, env = "FUGITIVE_ROOM_UNLOAD_AFTER", default_value = "5m", value_parser = humantime::parse_duration)]
     pub room_unload_after: Duration,
+
+    /// About how long a computer opponent waits before each move (give or take a third), so
+    /// it feels like a player; tests set it near 0.
+    #[arg(long, env = "FUGITIVE_BOT_PAUSE", default_value = "900ms", value_parser = humantime::parse_duration)]
+    pub bot_pause: Duration,
 }
 
 /// How log lines are written.

@@ -14,7 +14,8 @@ use sqlx::{AnyPool, Executor};
 use thiserror::Error;
 use uuid::Uuid;
 
-use crate::seat::Seat;
+use crate::computer::Computer;
+use crate::seat::{Seat, hash_secret, new_secret};
 
 /// A database failure.
 #[derive(Debug, Error)]
@@ -58,6 +59,8 @@ pub struct NewRoom {
     pub seed: Seed,
     /// Which seat plays the Fugitive in the first game.
     pub fugitive_seat: Seat,
+    /// The computer options; with a bot, the guest seat is the bot's from the start.
+    pub computer: Computer,
 }
 
 /// A room as stored: enough to rebuild its actor.
@@ -79,6 +82,8 @@ pub struct StoredRoom {
     pub earlier_actions: u64,
     /// Every (seat, client seq) of an accepted action in any game of the room.
     pub seqs: Vec<(Seat, u64)>,
+    /// The computer options.
+    pub computer: Computer,
 }
 
 /// One game as stored.
@@ -136,6 +141,8 @@ fn seat_of(index: i64) -> Result<Seat, DbError> {
     Seat::from_index(index).ok_or_else(|| corrupt(format!("seat {index}")))
 }
 
+/// rules, turn_clock_secs, invite_hash, computer.
+type RoomRow = (String, Option<i64>, Option<String>, Option<String>);
 type GameRow = (i64, String, String, i64, i64, Option<i64>);
 type ActionRow = (String, String, Option<i64>, Option<i64>, i64);
 
@@ -187,18 +194,21 @@ impl Db {
         let id = room.id.to_string();
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO rooms (id, rules, turn_clock_secs, invite_hash, created_at, touched_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO rooms (id, rules, turn_clock_secs, invite_hash, created_at, touched_at, computer) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&id)
         .bind(to_json(&room.rules))
         .bind(room.turn_clock_secs.map(|s| s as i64))
-        .bind(&room.invite_hash)
+        .bind(room.computer.bot.is_none().then_some(&room.invite_hash))
         .bind(now)
         .bind(now)
+        .bind(to_json(&room.computer))
         .execute(&mut *tx)
         .await?;
-        for (seat, hash) in [(Seat::Host, Some(room.host_token_hash.clone())), (Seat::Guest, None)] {
+        // A bot's seat is taken from the start, by a token nobody holds.
+        let bot = room.computer.bot.map(|_| hash_secret(&new_secret()));
+        for (seat, hash) in [(Seat::Host, Some(room.host_token_hash.clone())), (Seat::Guest, bot)] {
             let claimed_at = hash.as_ref().map(|_| now);
             sqlx::query("INSERT INTO seats (room_id, seat, token_hash, claimed_at) VALUES ($1, $2, $3, $4)")
                 .bind(&id)
@@ -316,12 +326,12 @@ impl Db {
     /// On a database failure or corrupt data.
     pub async fn load_room(&self, room: Uuid) -> Result<Option<StoredRoom>, DbError> {
         let id = room.to_string();
-        let row: Option<(String, Option<i64>, Option<String>)> =
-            sqlx::query_as("SELECT rules, turn_clock_secs, invite_hash FROM rooms WHERE id = $1")
+        let row: Option<RoomRow> =
+            sqlx::query_as("SELECT rules, turn_clock_secs, invite_hash, computer FROM rooms WHERE id = $1")
                 .bind(&id)
                 .fetch_optional(&self.pool)
                 .await?;
-        let Some((rules, turn_clock_secs, invite_hash)) = row else {
+        let Some((rules, turn_clock_secs, invite_hash, computer)) = row else {
             return Ok(None);
         };
         let mut seats = [None, None];
@@ -366,6 +376,7 @@ impl Db {
             earlier_actions: (total as u64).saturating_sub(game.actions.len() as u64),
             game,
             seqs,
+            computer: computer.map_or(Ok(Computer::default()), |c| from_json(&c))?,
         }))
     }
 

@@ -12,6 +12,7 @@ use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use fugitive_ai::Level;
 use fugitive_core::{Action, Game, Role, RuleOptions, Viewer};
 use metrics_exporter_prometheus::PrometheusHandle;
 use serde::{Deserialize, Serialize};
@@ -21,6 +22,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::trace::TraceLayer;
 use uuid::Uuid;
 
+use crate::computer::Computer;
 use crate::config::{Config, Origins};
 use crate::metrics;
 use crate::room::{ClaimError, RoomHandle};
@@ -150,6 +152,17 @@ struct CreateRoom {
     role: RoleChoice,
     rules: RuleOptions,
     turn_clock_secs: Option<u64>,
+    opponent: Opponent,
+    notepad_assist: bool,
+}
+
+/// Who sits in the other seat: `"human"` (invited) or `{"bot": "random" | "easy" | "hard"}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum Opponent {
+    #[default]
+    Human,
+    Bot(Level),
 }
 
 #[derive(Debug, Serialize)]
@@ -205,6 +218,14 @@ async fn create_room(
             return Err(AppError::BadRequest("turn_clock_secs is 1 to 86400, or null".into()));
         }
     }
+    let bot = match request.opponent {
+        Opponent::Human => None,
+        Opponent::Bot(level) => Some(level),
+    };
+    if (bot.is_some() || request.notepad_assist) && !request.rules.events.is_off() {
+        let message = "the computer opponent and the notepad assist play the base game only (no events)";
+        return Err(AppError::BadRequest(message.into()));
+    }
     let role = match request.role {
         RoleChoice::Fugitive => Role::Fugitive,
         RoleChoice::Marshal => Role::Marshal,
@@ -216,15 +237,17 @@ async fn create_room(
             }
         }
     };
-    let created = app.rooms.create(role, request.rules, request.turn_clock_secs).await.map_err(|error| {
-        tracing::error!(%error, "could not create a room");
-        AppError::Unavailable
-    })?;
+    let computer = Computer { bot, notepad_assist: request.notepad_assist };
+    let created =
+        app.rooms.create(role, request.rules, request.turn_clock_secs, computer).await.map_err(|error| {
+            tracing::error!(%error, "could not create a room");
+            AppError::Unavailable
+        })?;
     tracing::info!(room = %created.room, %role, "room created");
     let granted = SeatGranted {
         room: created.room,
         role,
-        links: links(created.room, &created.token, Some(&created.invite)),
+        links: links(created.room, &created.token, bot.is_none().then_some(created.invite.as_str())),
         token: created.token,
     };
     Ok((StatusCode::CREATED, Json(granted)))

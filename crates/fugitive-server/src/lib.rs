@@ -12,12 +12,15 @@
 //! - `rooms.rs`: the registry of room actors: create, load from the database and rebuild by
 //!   replay, expire idle rooms.
 //! - `room.rs`: one actor per room, owning the `Game`, the seats and the sockets' queues.
+//! - `computer.rs`: play against the computer (`fugitive-ai`): a bot in the guest seat, the
+//!   Marshal's notepad assist.
 //! - `seat.rs`: seats, secret tokens (only their SHA-256 is stored), client `seq` memory.
 //! - `db.rs`: SQLite or PostgreSQL through sqlx, migrations from `migrations/`.
 //! - `metrics.rs`: the Prometheus metrics.
 //!
 //! The wire contract is `docs/protocol.md`.
 
+pub mod computer;
 pub mod config;
 pub mod db;
 pub mod http;
@@ -65,8 +68,11 @@ pub async fn run(
 ) -> Result<(), ServerError> {
     let local = listener.local_addr()?;
     let db = Db::connect(&config.database_url).await?;
-    let limits =
-        RoomLimits { max_sockets: config.max_sockets_per_room, unload_after: config.room_unload_after };
+    let limits = RoomLimits {
+        max_sockets: config.max_sockets_per_room,
+        unload_after: config.room_unload_after,
+        bot_pause: config.bot_pause,
+    };
     let rooms = Rooms::new(db.clone(), limits);
     rooms.load_unfinished().await?;
     let (stop_tx, stop) = watch::channel(false);

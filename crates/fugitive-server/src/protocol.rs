@@ -5,6 +5,7 @@
 //! code, and the caller sends it; nothing else happens.
 
 use axum::extract::ws::Utf8Bytes;
+use fugitive_ai::Deduction;
 use fugitive_core::{Action, ByRole, LegalActions, Role, View};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -201,6 +202,9 @@ pub enum ServerMessage<'a> {
         legal: Option<&'a LegalActions>,
         /// Seats, presence, clock, rematch offers.
         room: &'a RoomStatus,
+        /// The Marshal's notepad, solved (room option `notepad_assist`): her state only.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        notepad: Option<&'a Deduction>,
     },
     /// The answer to one client message.
     Reply(&'a Reply),

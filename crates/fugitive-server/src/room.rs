@@ -16,6 +16,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 use uuid::Uuid;
 
+use crate::computer::{self, Computer};
 use crate::db::{Db, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
 use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
@@ -59,7 +60,13 @@ pub struct RoomLimits {
     pub max_sockets: usize,
     /// Unload after this long without a socket (and no running clock).
     pub unload_after: Duration,
+    /// About how long a computer opponent waits before it moves.
+    pub bot_pause: Duration,
 }
+
+/// The computer opponent's next request, under way: it answers with the room's version it was
+/// made for, so a request overtaken by another action is dropped.
+type Thinking = oneshot::Receiver<(u64, Option<SeatRequest>)>;
 
 /// The state the actor owns.
 pub struct Room {
@@ -79,6 +86,8 @@ pub struct Room {
     next_socket: u64,
     clock: Option<Clock>,
     empty_since: Instant,
+    computer: Computer,
+    thinking: Option<Thinking>,
 }
 
 impl Room {
@@ -133,6 +142,8 @@ impl Room {
             next_socket: 1,
             clock,
             empty_since: Instant::now(),
+            computer: stored.computer,
+            thinking: None,
         })
     }
 
@@ -150,6 +161,7 @@ impl Room {
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_unload: impl FnOnce()) {
         metrics::room_loaded(1.0);
+        self.wake_bot();
         loop {
             let deadline = self.clock.map(|c| c.deadline);
             let idle = self.sockets.is_empty() && deadline.is_none();
@@ -163,6 +175,7 @@ impl Room {
                     None => break,
                 },
                 () = sleep_until(deadline), if deadline.is_some() => self.time_out().await,
+                answer = think(&mut self.thinking), if self.thinking.is_some() => self.bot_move(answer).await,
                 () = tokio::time::sleep_until(self.empty_since + self.limits.unload_after), if idle => {
                     on_unload();
                     // Commands already queued are dropped: their callers see `Gone` and reload.
@@ -320,6 +333,57 @@ impl Room {
         Ok(Ok(()))
     }
 
+    /// Sets the computer opponent thinking when it has something to do: move on its turn, or
+    /// accept the rematch its opponent offered. It gets only its own role's view, on a task of
+    /// its own, and answers after a natural pause.
+    fn wake_bot(&mut self) {
+        let Some(level) = self.computer.bot else { return };
+        if self.thinking.is_some() {
+            return;
+        }
+        let role = self.role_of(Seat::Guest);
+        let rematch = self.game.is_over() && self.rematch == [true, false];
+        let view = (self.game.to_move() == Some(role)).then(|| self.game.view(Viewer::from(role)));
+        if view.is_none() && !rematch {
+            return;
+        }
+        let (version, pause) = (self.version, computer::pause(self.limits.bot_pause));
+        let (tx, rx) = oneshot::channel();
+        tokio::spawn(async move {
+            tokio::time::sleep(pause).await;
+            let request = match view {
+                Some(view) => tokio::task::spawn_blocking(move || computer::think(level, view))
+                    .await
+                    .ok()
+                    .flatten()
+                    .map(SeatRequest::Action),
+                None => Some(SeatRequest::Rematch),
+            };
+            let _ = tx.send((version, request));
+        });
+        self.thinking = Some(rx);
+    }
+
+    /// The computer opponent's request, made through the same door as a socket's.
+    async fn bot_move(&mut self, (version, request): (u64, Option<SeatRequest>)) {
+        self.thinking = None;
+        if version != self.version {
+            // Overtaken (a resignation, a clock): think again about the new state.
+            self.wake_bot();
+            return;
+        }
+        let Some(request) = request else {
+            tracing::warn!(room = %self.id, "the computer opponent found nothing to do");
+            return;
+        };
+        let seq = self.seats[Seat::Guest.index()].seqs.last + 1;
+        let reply = self.seat_request(Seat::Guest, seq, request).await;
+        if self.version == version && !self.game.is_over() {
+            // Refused or not stored: the same view would give the same request; wait for news.
+            tracing::warn!(room = %self.id, ?request, ?reply, "the computer opponent's move did not go through");
+        }
+    }
+
     async fn time_out(&mut self) {
         let Some(role) = self.game.to_move() else {
             self.clock = None;
@@ -417,12 +481,14 @@ impl Room {
     fn state_frame(&self, viewer: Viewer, status: &RoomStatus) -> Utf8Bytes {
         let view = self.game.view(viewer);
         let legal = viewer.role().map(|role| self.game.legal_actions(role));
+        let notepad = computer::notepad(self.computer, &self.game, viewer);
         encode(&ServerMessage::State {
             version: self.version,
             game: self.game_number,
             view: &view,
             legal: legal.as_ref(),
             room: status,
+            notepad: notepad.as_ref(),
         })
     }
 
@@ -445,6 +511,7 @@ impl Room {
                 kick(&mut socket, Kick { code: 1008, reason: "too slow: messages were not read" });
             }
         }
+        self.wake_bot();
     }
 
     fn kick_all(&mut self, why: Kick) {
@@ -463,6 +530,14 @@ fn kick(socket: &mut Socket, why: Kick) {
 
 fn unavailable(seq: u64) -> Reply {
     Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; nothing changed, try again")
+}
+
+/// The computer opponent's answer; a thinking task that died answers nothing.
+async fn think(thinking: &mut Option<Thinking>) -> (u64, Option<SeatRequest>) {
+    match thinking {
+        Some(answer) => answer.await.unwrap_or((0, None)),
+        None => std::future::pending().await,
+    }
 }
 
 async fn sleep_until(deadline: Option<Instant>) {

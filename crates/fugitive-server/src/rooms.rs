@@ -12,6 +12,7 @@ use thiserror::Error;
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
+use crate::computer::Computer;
 use crate::db::{Db, DbError, NewRoom, now_ms};
 use crate::room::{Room, RoomHandle, RoomLimits};
 use crate::seat::{Seat, hash_secret, new_secret};
@@ -104,6 +105,7 @@ impl Rooms {
         role: Role,
         rules: RuleOptions,
         turn_clock_secs: Option<u64>,
+        computer: Computer,
     ) -> Result<Created, DbError> {
         let token = new_secret();
         let invite = new_secret();
@@ -117,6 +119,7 @@ impl Rooms {
             host_token_hash: hash_secret(&token),
             seed: Seed(seed),
             fugitive_seat: if role == Role::Fugitive { Seat::Host } else { Seat::Guest },
+            computer,
         };
         self.inner.db.create_room(&room).await?;
         Ok(Created { room: room.id, role, token, invite })
@@ -201,13 +204,15 @@ mod tests {
     async fn registry(unload_after: Duration) -> (Rooms, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::connect(&format!("sqlite://{}", dir.path().join("rooms.db").display())).await.unwrap();
-        (Rooms::new(db, RoomLimits { max_sockets: 4, unload_after }), dir)
+        let limits = RoomLimits { max_sockets: 4, unload_after, bot_pause: Duration::ZERO };
+        (Rooms::new(db, limits), dir)
     }
 
     #[tokio::test]
     async fn an_idle_room_unloads_itself_and_is_rebuilt_on_demand() {
         let (rooms, _dir) = registry(Duration::from_millis(20)).await;
-        let created = rooms.create(Role::Fugitive, RuleOptions::default(), None).await.unwrap();
+        let created =
+            rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
         let first = rooms.get(created.room).await.unwrap();
         assert!(rooms.inner.map().contains_key(&created.room));
         tokio::time::sleep(Duration::from_millis(300)).await;

@@ -1,0 +1,42 @@
+//! Play against the computer: the room options for a computer opponent and the Marshal's
+//! notepad assist, and the bot's move, made from its role's view alone (`fugitive-ai`).
+
+use std::time::Duration;
+
+use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
+use fugitive_core::{Action, Game, View, Viewer};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// A room's computer options, stored with the room.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Computer {
+    /// The guest seat is played by the computer at this level.
+    pub bot: Option<Level>,
+    /// The Marshal's state carries the deduction's candidates (`notepad`).
+    pub notepad_assist: bool,
+}
+
+/// The Marshal's notepad, solved, for her state message: only in rooms with the option, while
+/// the game runs, and in the base game (the deduction does not read event cards).
+pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Deduction> {
+    let wanted = computer.notepad_assist && viewer == Viewer::Marshal && !game.is_over();
+    (wanted && game.rules().events.is_off()).then(|| Deduction::of(&MarshalView::of(game)))
+}
+
+/// The bot's action for `view`, its own role's view, or `None` when it has nothing to do.
+/// Runs on a blocking thread: the hard Fugitive searches for some milliseconds.
+pub fn think(level: Level, view: View) -> Option<Action> {
+    let seed = rand::rng().random();
+    match view.viewer {
+        Viewer::Fugitive => FugitiveBot::new(level, seed).act(&FugitiveView::new(view).ok()?),
+        Viewer::Marshal => MarshalBot::new(level, seed).act(&MarshalView::new(view).ok()?),
+        Viewer::Spectator => None,
+    }
+}
+
+/// A natural pause before the bot moves: `base` give or take a third.
+pub fn pause(base: Duration) -> Duration {
+    base.mul_f64(rand::rng().random_range(0.67..1.33))
+}

@@ -1,0 +1,86 @@
+//! Playing against the computer: whole games against the bot in either seat, over a real
+//! socket, and the Marshal's notepad assist.
+
+mod common;
+
+use common::{Client, Server, TestDb, http};
+use fugitive_core::{LegalActions, Role, View};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde_json::{Value, json};
+
+/// Creates a room against the computer and plays it to the end with random legal moves; returns
+/// the player's states.
+async fn play_against(server: &Server, body: Value, me: Role) -> Vec<Value> {
+    let (status, created) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;
+    assert_eq!(status, 201, "{created}");
+    assert!(created["links"].get("invite").is_none(), "no invitation: the computer has the seat");
+    let room = created["room"].as_str().unwrap();
+    let mut client = Client::join(server.addr, room, created["token"].as_str()).await;
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut acted_at = None;
+    for _ in 0..2_000 {
+        let state = client
+            .wait_state(|s| {
+                let view: View = serde_json::from_value(s["view"].clone()).unwrap();
+                s["version"].as_u64() > acted_at
+                    && (view.outcome.is_some() || view.phase.to_move() == Some(me))
+            })
+            .await;
+        let view: View = serde_json::from_value(state["view"].clone()).unwrap();
+        if view.outcome.is_some() {
+            return client.states().cloned().collect();
+        }
+        let legal: LegalActions = serde_json::from_value(state["legal"].clone()).unwrap();
+        let action = legal.sample(&mut rng).unwrap();
+        acted_at = state["version"].as_u64();
+        let reply = client.act(serde_json::to_value(action).unwrap()).await;
+        assert_eq!(reply["ok"], true, "{reply}");
+    }
+    panic!("the game did not end");
+}
+
+#[tokio::test]
+async fn a_whole_game_against_each_computer_opponent() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000"]).await;
+    for level in ["random", "easy", "hard"] {
+        let body = json!({ "role": "fugitive", "opponent": { "bot": level } });
+        let states = play_against(&server, body, Role::Fugitive).await;
+        assert!(states.iter().all(|s| s.get("notepad").is_none()), "the Fugitive never gets a notepad");
+        let body = json!({ "role": "marshal", "opponent": { "bot": level } });
+        let states = play_against(&server, body, Role::Marshal).await;
+        assert!(states.iter().all(|s| s.get("notepad").is_none()), "notepad_assist is off by default");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_notepad_assist_gives_the_marshal_the_candidates() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000"]).await;
+    let body = json!({ "role": "marshal", "opponent": { "bot": "easy" }, "notepad_assist": true });
+    let states = play_against(&server, body, Role::Marshal).await;
+    let running: Vec<&Value> = states.iter().filter(|s| s["view"]["outcome"].is_null()).collect();
+    assert!(running.iter().all(|s| s["notepad"]["trails"].as_u64() > Some(0)), "every running state has one");
+    let placed = running.iter().find(|s| s["view"]["trail"].as_array().unwrap().len() > 1).unwrap();
+    let candidates = &placed["notepad"]["positions"][0]["candidates"];
+    assert!(!candidates.as_array().unwrap().is_empty(), "{placed}");
+    assert!(states.last().unwrap().get("notepad").is_none(), "not after the end: all is public");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_computer_plays_the_base_game_only() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    for body in [
+        json!({ "opponent": { "bot": "hard" }, "rules": { "events": "random" } }),
+        json!({ "notepad_assist": true, "rules": { "events": "catchup" } }),
+        json!({ "opponent": { "bot": "genius" } }),
+    ] {
+        let (status, answer) = server.http("POST", "/api/rooms", Some(&body)).await;
+        assert_eq!(status, 400, "{answer}");
+    }
+    server.stop().await;
+}
