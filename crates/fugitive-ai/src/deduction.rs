@@ -23,6 +23,17 @@
 //!    positions: not every number of `G` was a face-down hideout among positions `1..=L` at that
 //!    moment (R12). Right guesses are face up, so rule 1 covers them.
 //!
+//! **Events** (`EVENTS.md`). Rule 3 uses the trail events: a hideout on an F1 Safe House
+//! space may lie `5 + S` above, on an M1 Roadblock space at most 3 (sprint cards an F5 Smoke
+//! Screen added later never counted). Sprint cards shown by M2 Informant count like revealed
+//! ones; a position that got a Smoke Screen card counts its sprint cards only for rule 3 (the
+//! added card may have been drawn after the placement, so rule 4 leaves them out). Draws caused
+//! by events are `drew` entries like any other (rule 4); M4 Dragnet's guesses are guesses
+//! (rule 5). The rest is left out, which only ever allows more trails, never fewer: the counts
+//! of M3 Stakeout, M6 Eyewitness's group, the top card the Marshal saw with N5 Town Gossip,
+//! and the cards returned to a deck by F4 Bad Intel or N6 Change of Plans (a card leaving the
+//! Marshal's hand is no longer ruled out). [`Deduction::ignored_events`] names those drawn so far.
+//!
 //! [`Deduction::of`] counts these trails exactly and, per face-down position, how many of them
 //! give it each number; a number's share is its count over the total. Everything is read from
 //! the [`MarshalView`]; the Fugitive's strategy is not modelled (every consistent trail counts
@@ -40,7 +51,7 @@
 
 use std::collections::HashMap;
 
-use fugitive_core::{Card, Cards, Deck, Event, Role};
+use fugitive_core::{Card, Cards, Deck, Event, EventCard, Role, TrailEffect};
 use serde::{Deserialize, Serialize};
 
 use crate::view::MarshalView;
@@ -50,6 +61,9 @@ use crate::view::MarshalView;
 pub struct Deduction {
     trails: u64,
     positions: Vec<PositionCandidates>,
+    /// The event cards drawn so far whose information this deduction does not use.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    ignored_events: Vec<EventCard>,
 }
 
 /// What one face-down position can still be.
@@ -73,7 +87,15 @@ pub struct Candidate {
 impl Deduction {
     /// Solves the Marshal's notepad from her view alone.
     pub fn of(view: &MarshalView) -> Deduction {
-        Evidence::read(view).solve()
+        let mut deduction = Evidence::read(view).solve();
+        deduction.ignored_events = ignored_events(view);
+        deduction
+    }
+
+    /// The event cards drawn so far whose information is left out (see the module
+    /// documentation): M3, M6, N5 drawn by the Marshal, F4 and N6.
+    pub fn ignored_events(&self) -> &[EventCard] {
+        &self.ignored_events
     }
 
     /// How many consistent trails there are (0 only for evidence no real game can produce).
@@ -117,6 +139,29 @@ impl Deduction {
     fn ratio(&self, count: u64) -> f64 {
         if self.trails == 0 { 0.0 } else { count as f64 / self.trails as f64 }
     }
+}
+
+/// The drawn events whose information the deduction leaves out, each once.
+fn ignored_events(view: &MarshalView) -> Vec<EventCard> {
+    let mut ignored = Vec::new();
+    for event in &view.view().history {
+        let Event::EventDrawn { role, card, .. } = *event else { continue };
+        let left_out = match card {
+            EventCard::M3 | EventCard::M6 | EventCard::F4 | EventCard::N6 => true,
+            EventCard::N5 => role == Role::Marshal,
+            _ => false,
+        };
+        if left_out && !ignored.contains(&card) {
+            ignored.push(card);
+        }
+    }
+    ignored
+}
+
+/// The trail event under each of positions 1..=n (E4).
+fn trail_effects(view: &fugitive_core::View, n: usize) -> Vec<Option<TrailEffect>> {
+    let events = view.events.as_ref().map(|e| e.trail.as_slice()).unwrap_or_default();
+    (1..=n).map(|p| events.iter().find(|t| t.position == p).map(|t| t.effect)).collect()
 }
 
 /// Where a number's card comes from: 0 for card 0, 1–3 and 42 (never drawn), else its deck.
@@ -178,8 +223,10 @@ impl Evidence {
         let mut placed = 0;
         let mut revealed_before = vec![false; n + 1];
         let mut wrong = Vec::new();
+        let mut smoke = vec![false; n + 1];
         for event in &view.history {
             match *event {
+                Event::SprintAdded { position, .. } if position <= n => smoke[position] = true,
                 Event::Drew { role: Role::Fugitive, deck, .. } => drawn[deck.number() as usize] += 1,
                 Event::Placed { position, .. } if (1..=n).contains(&position) => {
                     placed = position;
@@ -194,25 +241,31 @@ impl Evidence {
             }
         }
         let mut used = [0i64; 4];
+        let effects = trail_effects(view, n);
         let mut slots: Vec<Slot> = trail
             .iter()
             .zip(&had)
-            .map(|(card, had)| {
+            .enumerate()
+            .map(|(i, (card, had))| {
                 let sprints = card.sprints.unwrap_or_default();
-                for s in sprints {
-                    used[source(s.number())] += 1;
+                if !smoke[i + 1] {
+                    for s in sprints {
+                        used[source(s.number())] += 1;
+                    }
                 }
-                let value = match card.sprints {
-                    Some(s) => s.sprint_value(),
-                    None => 2 * card.sprint_count.min(20) as u8,
+                let value = match (effects[i], card.sprints) {
+                    (Some(TrailEffect::Roadblock), _) => 0,
+                    (_, Some(s)) => s.sprint_value(),
+                    (_, None) => 2 * card.sprint_count.min(20) as u8,
                 };
+                let base = if effects[i] == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
                 let mut cap = [i64::MAX; 4];
                 for d in 1..4 {
                     cap[d] = had[d] - used[d];
                 }
                 Slot {
                     number: card.card.filter(|_| card.face_up).map(Card::number),
-                    reach: 3 + value,
+                    reach: base + value,
                     forbidden: Cards::EMPTY,
                     cap,
                 }
@@ -346,7 +399,7 @@ impl Evidence {
             after = before;
         }
         positions.reverse();
-        Deduction { trails, positions }
+        Deduction { trails, positions, ignored_events: Vec::new() }
     }
 }
 

@@ -1,6 +1,9 @@
 //! The computer Fugitive: it reads only a [`FugitiveView`].
 
-use fugitive_core::{Action, Card, Cards, Deal, Deck, Event, Game, LegalActions, Role, SprintOptions};
+use fugitive_core::{
+    Action, Card, Cards, Choice, Deal, Deck, DeckCard, Event, EventVariant, Game, Icon, LegalActions, Role,
+    RuleOptions, SprintOptions,
+};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -25,7 +28,13 @@ const ROLLOUT_ACTIONS: usize = 400;
 ///   the cards he cannot see at random in agreement with his view (the Marshal's hand from the
 ///   decks she drew from, the decks' order), replays the game so far, plays the move and then
 ///   `easy` against a Marshal who guesses within the reach of the first face-down hideout, and
-///   keeps the move that wins most often.
+///   keeps the move that wins most often. Its rollouts are games without events: the event
+///   cards he cannot see are not dealt (a simplification; the current position's events
+///   already count through his legal moves).
+/// - Events (`easy` and `hard`, [`choose`]): F5 Smoke Screen puts his lowest dead card (below
+///   the end of the trail) under the most recent face-down hideout, or declines; N6 Change of
+///   Plans returns his lowest dead card, or declines; N5 Town Gossip looks at the deck he would
+///   draw from and keeps a card he can use or a footprints event on top, else moves it down.
 #[derive(Clone, Debug)]
 pub struct FugitiveBot {
     level: Level,
@@ -55,6 +64,9 @@ impl FugitiveBot {
         let legal = view.legal_actions();
         if self.level == Level::Random {
             return legal.sample(&mut self.rng);
+        }
+        if !legal.choices.is_empty() {
+            return Some(Action::Choose { choice: choose(view, &legal.choices) });
         }
         if !legal.draws.is_empty() {
             return Some(Action::Draw { deck: draw_choice(view, &legal.draws) });
@@ -110,6 +122,58 @@ fn draw_choice(view: &FugitiveView, decks: &[Deck]) -> Deck {
         .unwrap_or(*decks.last().expect("a deck to draw from"))
 }
 
+/// The Fugitive's answer to an event's pending decision (E3), one of `choices`.
+pub(crate) fn choose(view: &FugitiveView, choices: &[Choice]) -> Choice {
+    let v = view.view();
+    let last = last_card(v);
+    let newest = v.trail.iter().rposition(|t| !t.face_up);
+    let target = last.number() + 5;
+    let score = |choice: &Choice| -> i32 {
+        match *choice {
+            // F5 and N6: a dead card (below the trail's end) is free to spend; a live one is not.
+            Choice::Sprint { card, position } if card < last => {
+                100 - i32::from(card.number()) + if Some(position) == newest { 50 } else { 0 }
+            }
+            Choice::Card { card } if card < last => 100 - i32::from(card.number()),
+            Choice::Sprint { .. } | Choice::Card { .. } => -1,
+            Choice::Decline => 0,
+            // N5: the deck he would draw from.
+            Choice::Deck { deck } => {
+                if deck.range().1 >= target {
+                    10 - i32::from(deck.number())
+                } else {
+                    0
+                }
+            }
+            Choice::Move { bottom } => {
+                let keep = match peeked(v) {
+                    Some(DeckCard::Hideout(card)) => card > last,
+                    Some(DeckCard::Event(event)) => event.icon() == Icon::Footprints,
+                    _ => true,
+                };
+                i32::from(bottom != keep)
+            }
+            // The Marshal's decisions never wait for him.
+            Choice::Hideout { .. } | Choice::Range { .. } | Choice::Number { .. } => 0,
+        }
+    };
+    let mut best = choices[0];
+    for choice in &choices[1..] {
+        if score(choice) > score(&best) {
+            best = *choice;
+        }
+    }
+    best
+}
+
+/// The card he last looked at with N5 Town Gossip.
+fn peeked(view: &fugitive_core::View) -> Option<DeckCard> {
+    view.history.iter().rev().find_map(|e| match *e {
+        Event::Peeked { card, .. } => card,
+        _ => None,
+    })
+}
+
 /// The candidate moves now.
 fn moves(view: &FugitiveView, legal: &LegalActions) -> Vec<Move> {
     let hand = view.hand();
@@ -127,7 +191,9 @@ fn moves(view: &FugitiveView, legal: &LegalActions) -> Vec<Move> {
         moves.push(Move { action: Action::Place { hideout: h, sprints }, score, bluff: false });
         let spare = hand.without(h).without(Card::ESCAPE).difference(sprints);
         let bluff_card = spare.iter().filter(|c| *c < h).min_by_key(|c| (c.sprint_value(), c.number()));
-        if let (Some(card), SprintOptions::AtLeast { .. }) = (bluff_card, &placement.sprints) {
+        // A bluff card only where sprint cards are allowed (not on an M1 Roadblock space).
+        let allowed = |card: Card| matches!(&placement.sprints, SprintOptions::AtLeast { from, .. } if from.contains(card));
+        if let Some(card) = bluff_card.filter(|&c| allowed(c)) {
             let action = Action::Place { hideout: h, sprints: sprints.with(card) };
             moves.push(Move { action, score: score - 1, bluff: true });
         }
@@ -230,7 +296,8 @@ fn determinize(view: &FugitiveView, rng: &mut impl Rng) -> Option<Game> {
         cards.extend(unseen);
         cards
     });
-    let mut game = Game::from_deal(v.rules, Deal { decks, fugitive_hand: start }).ok()?;
+    let rules = RuleOptions { events: EventVariant::Off, ..v.rules };
+    let mut game = Game::from_deal(rules, Deal { decks, fugitive_hand: start }).ok()?;
     let mut next = 0;
     while next < v.history.len() {
         match action_of(&v.history[next]) {

@@ -1,6 +1,6 @@
 //! The computer Marshal: it reads only a [`MarshalView`].
 
-use fugitive_core::{Action, Card, Cards, Deck, Phase};
+use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Event, Icon, Phase};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -16,6 +16,11 @@ use crate::view::{Level, MarshalView};
 /// - `hard`: draws from the deck holding most of the deduction's candidates; guesses the most
 ///   likely number, adding every number it is certain of (a multi-number guess only when it is
 ///   certain of all but one); in the Manhunt, the most likely number each time (greedy).
+/// - Events (`easy` and `hard`, [`MarshalBot::choose`]): M4 Dragnet names the most likely
+///   number; M2 Informant picks the face-down hideout with most sprint cards; M3 Stakeout the
+///   range holding most of the candidates; F4 Bad Intel returns her lowest card; N5 Town Gossip
+///   looks at the deck she would draw from and sends a footprints event to the bottom; N6
+///   Change of Plans is declined (her cards are her knowledge).
 #[derive(Clone, Debug)]
 pub struct MarshalBot {
     level: Level,
@@ -39,10 +44,13 @@ impl MarshalBot {
         if self.level == Level::Random {
             return legal.sample(&mut self.rng);
         }
-        if legal.draws.is_empty() && legal.guess.is_none() {
+        if legal.draws.is_empty() && legal.guess.is_none() && legal.choices.is_empty() {
             return None;
         }
         let deduction = Deduction::of(view);
+        if !legal.choices.is_empty() {
+            return Some(Action::Choose { choice: choose(view, &deduction, &legal.choices, &legal.draws) });
+        }
         if !legal.draws.is_empty() {
             let deck = match self.level {
                 Level::Hard => best_deck(&deduction, &legal.draws),
@@ -73,6 +81,53 @@ impl MarshalBot {
         };
         Some(Action::Guess { numbers })
     }
+}
+
+/// The Marshal's answer to an event's pending decision (E3), one of `choices`.
+fn choose(view: &MarshalView, deduction: &Deduction, choices: &[Choice], draws: &[Deck]) -> Choice {
+    let v = view.view();
+    let score = |choice: &Choice| -> f64 {
+        match *choice {
+            // M4: the number most likely to be a hideout.
+            Choice::Number { number } => deduction.hideout_share(number),
+            // M2: the hideout with most sprint cards hides the most.
+            Choice::Hideout { position } => v.trail.get(position).map_or(0.0, |t| t.sprint_count as f64),
+            // M3: the range holding most of the candidates.
+            Choice::Range { deck } => deck.cards().iter().map(|n| deduction.hideout_share(n)).sum(),
+            // F4 and N6: her lowest card (behind the trail, least use to him); N6 is declined.
+            Choice::Card { card } => -f64::from(card.number()),
+            Choice::Decline => 100.0,
+            // N5: the deck she would draw from next.
+            Choice::Deck { deck } => {
+                let pick = best_deck(deduction, if draws.is_empty() { &Deck::ALL } else { draws });
+                if deck == pick { 1.0 } else { 0.0 }
+            }
+            // N5: a footprints event goes to the bottom; anything else stays for her to draw.
+            Choice::Move { bottom } => {
+                let footprints = matches!(
+                    peeked(v),
+                    Some(DeckCard::Event(e)) if e.icon() == Icon::Footprints
+                );
+                if bottom == footprints { 1.0 } else { 0.0 }
+            }
+            Choice::Sprint { .. } => 0.0,
+        }
+    };
+    let mut best = choices[0];
+    for choice in &choices[1..] {
+        if score(choice) > score(&best) {
+            best = *choice;
+        }
+    }
+    best
+}
+
+/// The card she last looked at with N5 Town Gossip.
+fn peeked(view: &fugitive_core::View) -> Option<DeckCard> {
+    view.history.iter().rev().find_map(|e| match *e {
+        Event::Peeked { card, .. } => card,
+        _ => None,
+    })
 }
 
 fn most_likely(deduction: &Deduction, open: Cards) -> Option<Card> {

@@ -4,8 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use fugitive_core::{
-    Card, Cards, Deck, Game, GuessOptions, HandView, LegalActions, OpeningHideouts, Phase, Placement, Role,
-    SprintOptions, View, Viewer,
+    Card, Cards, Deck, Event, Game, GuessOptions, HandView, LegalActions, OpeningHideouts, Phase, Placement,
+    Role, SprintOptions, TrailEffect, View, Viewer,
 };
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -114,6 +114,14 @@ fn blank(mut view: View, role: Role) -> View {
     for event in &mut view.history {
         *event = event.seen_by(viewer);
     }
+    // M2 Informant showed these sprint cards of a face-down hideout to everyone.
+    for event in &view.history {
+        if let Event::SprintsShown { position, sprints } = *event {
+            if let Some(card) = view.trail.get_mut(position).filter(|c| !c.face_up) {
+                card.sprints = Some(sprints);
+            }
+        }
+    }
     view
 }
 
@@ -141,10 +149,13 @@ fn legal_actions(view: &View, role: Role) -> LegalActions {
         }
         Phase::Guess | Phase::Manhunt => {
             let numbers = Cards::range(1, 41).difference(face_up(view));
-            legal.guess = Some(GuessOptions { numbers, single: view.phase == Phase::Manhunt });
+            // F3 Lie Low limits the next guess to one number.
+            let single = view.phase == Phase::Manhunt || view.events.as_ref().is_some_and(|e| e.single_guess);
+            legal.guess = Some(GuessOptions { numbers, single });
         }
-        // Event variants are not supported by the bots: see the crate documentation.
-        Phase::Pending { .. } | Phase::Over => {}
+        // An event's pending decision (E3): the answers follow from the chooser's view.
+        Phase::Pending { .. } => legal.choices = view.choices(),
+        Phase::Over => {}
     }
     legal
 }
@@ -164,10 +175,15 @@ fn placements(view: &View) -> Vec<Placement> {
     let last = last_card(view);
     let second = view.phase == (Phase::Opening { placed: 0 })
         && view.rules.opening_hideouts == OpeningHideouts::ExactlyTwo;
+    let effect = next_space_effect(view);
+    let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
     let mut placements = Vec::new();
     for hideout in hand.iter().filter(|&h| h > last) {
-        let value = (hideout.number() - last.number()).saturating_sub(3);
-        let from = hand.without(hideout).without(Card::ESCAPE);
+        let value = (hideout.number() - last.number()).saturating_sub(reach);
+        let from = match effect {
+            Some(TrailEffect::Roadblock) => Cards::EMPTY,
+            _ => hand.without(hideout).without(Card::ESCAPE),
+        };
         if from.sprint_value() < value {
             continue;
         }
@@ -187,6 +203,13 @@ fn placements(view: &View) -> Vec<Placement> {
         placements.push(Placement { hideout, sprints });
     }
     placements
+}
+
+/// The trail event (F1 Safe House, M1 Roadblock, E4) under the space of the next hideout.
+pub(crate) fn next_space_effect(view: &View) -> Option<TrailEffect> {
+    let position = view.trail.len();
+    let events = view.events.as_ref()?;
+    events.trail.iter().find(|t| t.position == position).map(|t| t.effect)
 }
 
 /// Whether a hand can place some hideout after `last` (R6 `exactly_two`; as in the engine).
@@ -246,7 +269,7 @@ impl FromStr for Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fugitive_core::{RuleOptions, Setup};
+    use fugitive_core::{EventVariant, RuleOptions, Setup};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -260,7 +283,7 @@ mod tests {
                     OpeningHideouts::ExactlyTwo
                 },
                 pass_bonus_draw: seed % 3 == 0,
-                ..RuleOptions::default()
+                events: EventVariant::ALL[seed as usize % EventVariant::ALL.len()],
             };
             let mut game = Game::new(Setup::new(seed).with_rules(rules));
             let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -222,6 +222,10 @@ fn assert_views_show_what_they_may(game: &Game) {
             assert_eq!(seen.cards, (over || viewer.role() == Some(role)).then_some(hand), "R19–R21");
         }
         assert_eq!(view.history.len(), game.history().len());
+        // E3: a player's view is enough to list the answers to a pending decision.
+        if let Some(role) = viewer.role() {
+            assert_eq!(view.choices(), game.legal_actions(role).choices, "{:?}", game.phase());
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use std::thread;
 use anyhow::{Result, bail};
 use clap::Parser;
 use fugitive_ai::{Level, MatchResult, play_match};
-use fugitive_core::{Role, Seed, Setup};
+use fugitive_core::{EventVariant, Role, RuleOptions, Seed, Setup};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Plays computer Fugitives against computer Marshals and prints who wins how often.
@@ -30,6 +30,10 @@ struct Args {
     /// Seeds the deals and the bots: the same seed gives the same games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The event variant (EVENTS.md): off, random, discovery, helpful:fugitive,
+    /// helpful:marshal or catchup.
+    #[arg(long, default_value = "off", value_parser = parse_events)]
+    events: EventVariant,
     /// Worker threads (games are independent).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -56,7 +60,9 @@ fn main() -> Result<()> {
                         break;
                     }
                     let seed = mix(args.seed, i as u64);
-                    let result = play_match(Setup::new(Seed::from(seed)), args.fugitive, args.marshal, seed);
+                    let rules = RuleOptions { events: args.events, ..RuleOptions::default() };
+                    let setup = Setup::new(Seed::from(seed)).with_rules(rules);
+                    let result = play_match(setup, args.fugitive, args.marshal, seed);
                     results.lock().expect("no worker panics").push(result);
                     bar.inc(1);
                 }
@@ -67,6 +73,21 @@ fn main() -> Result<()> {
     let results = results.into_inner().expect("no worker panics");
     print!("{}", report(&args, &results));
     Ok(())
+}
+
+/// An event variant by its name in the room option.
+fn parse_events(name: &str) -> Result<EventVariant, String> {
+    match name {
+        "off" => Ok(EventVariant::Off),
+        "random" => Ok(EventVariant::Random),
+        "discovery" => Ok(EventVariant::Discovery),
+        "helpful:fugitive" => Ok(EventVariant::HelpfulFugitive),
+        "helpful:marshal" => Ok(EventVariant::HelpfulMarshal),
+        "catchup" => Ok(EventVariant::Catchup),
+        _ => Err(format!(
+            "no event variant {name:?}: off, random, discovery, helpful:fugitive, helpful:marshal, catchup"
+        )),
+    }
 }
 
 /// A game's seed from the run's seed and its index (SplitMix64).
@@ -93,11 +114,12 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
     };
     let mean = |f: fn(&MatchResult) -> f64| results.iter().map(f).sum::<f64>() / n as f64;
     format!(
-        "{} games, Fugitive {} vs Marshal {}, seed {}\n{}{}unfinished {unfinished}\naverage length {:.1} actions, {:.1} Marshal turns\n",
+        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}\n{}{}unfinished {unfinished}\naverage length {:.1} actions, {:.1} Marshal turns\n",
         n,
         args.fugitive,
         args.marshal,
         args.seed,
+        args.events,
         line("Fugitive", wins(Role::Fugitive)),
         line("Marshal", wins(Role::Marshal)),
         mean(|r| r.actions as f64),
