@@ -15,7 +15,16 @@ const CLOCKS = [
 const EVENT_VARIANTS = ['off', 'random', 'discovery', 'helpful:fugitive', 'helpful:marshal', 'catchup'];
 
 export function showLanding(root) {
-  const form = { role: 'random', opening: 'one_or_two', bonus: false, clock: '', events: 'off' };
+  const form = {
+    role: 'random',
+    opening: 'one_or_two',
+    bonus: false,
+    clock: '',
+    events: 'off',
+    opponent: 'person',
+    level: 'easy',
+    assist: false,
+  };
   let created = null;
   let error = null;
   let busy = false;
@@ -33,6 +42,8 @@ export function showLanding(root) {
         ...(form.events === 'off' ? {} : { events: form.events }),
       },
       turn_clock_secs: form.clock ? Number(form.clock) : null,
+      opponent: form.opponent === 'computer' ? { bot: form.level } : 'human',
+      notepad_assist: form.assist,
     };
     try {
       const res = await fetch('/api/rooms', {
@@ -97,16 +108,56 @@ export function showLanding(root) {
         'fieldset',
         {},
         h('legend', {}, t('landing.opponent')),
-        radio('opponent', 'person', true, t('landing.opponent.person'), t('landing.opponent.personHelp'), () => {}),
+        ['person', 'computer'].map((opponent) =>
+          radio(
+            'opponent',
+            opponent,
+            form.opponent === opponent,
+            t(`landing.opponent.${opponent}`),
+            t(`landing.opponent.${opponent}Help`),
+            () => {
+              form.opponent = opponent;
+              render();
+            },
+          ),
+        ),
+        form.opponent === 'computer'
+          ? h(
+              'label',
+              { class: 'select-row', for: 'level' },
+              h('span', { class: 'help' }, t('landing.level')),
+              h(
+                'select',
+                {
+                  id: 'level',
+                  'data-testid': 'level',
+                  onchange: (e) => {
+                    form.level = e.target.value;
+                  },
+                },
+                ['easy', 'hard'].map((level) =>
+                  h('option', { value: level, selected: form.level === level }, t(`level.${level}`)),
+                ),
+              ),
+            )
+          : null,
         h(
           'label',
-          { class: 'choice disabled', for: 'opponent-computer' },
-          h('input', { type: 'radio', id: 'opponent-computer', name: 'opponent', value: 'computer', disabled: true }),
+          { class: 'choice', for: 'notepad-assist' },
+          h('input', {
+            type: 'checkbox',
+            id: 'notepad-assist',
+            checked: form.assist,
+            'data-testid': 'notepad-assist',
+            onchange: (e) => {
+              form.assist = e.target.checked;
+            },
+          }),
           h(
             'span',
             { class: 'choice-text' },
-            h('span', { class: 'choice-label' }, t('landing.opponent.computer')),
-            h('span', { class: 'help' }, t('landing.soon')),
+            h('span', { class: 'choice-label' }, t('landing.assist')),
+            h('span', { class: 'help' }, t('landing.assistHelp')),
           ),
         ),
       ),
@@ -236,7 +287,7 @@ export function renderShare(links, role) {
     { class: 'share', 'data-testid': 'share' },
     h('h2', {}, t('share.title')),
     role ? h('p', {}, t(`share.youAre.${role}`)) : null,
-    row('invite', links.invite, t('share.inviteHelp')),
+    links.invite ? row('invite', links.invite, t('share.inviteHelp')) : null,
     row('spectate', links.spectate, t('share.spectateHelp')),
   );
 }

@@ -39,9 +39,25 @@ function knowledge(view) {
   return { held, revealed, wrong, doubtful };
 }
 
-/// `notes`: { mode, selected: Set, marks: {n: mark} }. `on`: { pick(n), mode(m), guess(), clear() }.
+/// The notepad assist (room option `notepad_assist`): for each number, the share of the trails
+/// consistent with everything the Marshal has seen on which it is a face-down hideout.
+export function assistShares(notepad) {
+  const shares = new Map();
+  if (!notepad || !notepad.trails) return shares;
+  for (const position of notepad.positions) {
+    for (const { number, trails } of position.candidates) {
+      shares.set(number, (shares.get(number) ?? 0) + trails / notepad.trails);
+    }
+  }
+  return shares;
+}
+
+/// `notes`: { mode, selected: Set, marks: {n: mark}, assist }, `assist` being the server's
+/// deduction (`state.notepad`) when the room has the notepad assist. `on`: { pick(n), mode(m),
+/// guess(), clear() }.
 export function renderBoard(view, legal, notes, on) {
   const { held, revealed, wrong, doubtful } = knowledge(view);
+  const shares = assistShares(notes.assist);
   const guessing = legal?.guess ?? null;
   const numbers = [];
   for (let n = 1; n <= 41; n += 1) {
@@ -53,18 +69,22 @@ export function renderBoard(view, legal, notes, on) {
       notes.selected.has(n) ? 'selected' : null,
     ].filter(Boolean);
     const words = states.filter((s) => s !== 'selected').map((s) => t(`board.state.${s}`));
+    const share = shares.get(n);
+    if (share) words.push(t('board.assist', { percent: Math.round(share * 100) }));
     numbers.push(
       h(
         'button',
         {
-          class: ['number', ...states],
+          class: ['number', ...states, share ? 'candidate' : null],
           'data-testid': `number-${n}`,
+          'data-share': share ?? null,
           'aria-pressed': notes.mode === 'guess' ? notes.selected.has(n) : Boolean(notes.marks[n]),
           'aria-label': words.length ? `${n}, ${words.join(', ')}` : String(n),
           disabled: revealed.has(n) || (notes.mode === 'guess' && !guessing),
           onclick: () => on.pick(n),
         },
         n,
+        share ? h('span', { class: 'share', 'aria-hidden': 'true' }, `${Math.round(share * 100)}%`) : null,
       ),
     );
   }

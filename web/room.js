@@ -307,6 +307,7 @@ class RoomPage {
       );
     }
     const single = legal?.guess?.single ?? false;
+    this.notes.assist = this.msg.notepad;
     return h(
       'div',
       { class: 'controls' },

@@ -27,7 +27,13 @@ export default {
   'landing.opponent.person': 'Ein Mensch',
   'landing.opponent.personHelp': 'Du schickst ihm einen Einladungslink.',
   'landing.opponent.computer': 'Der Computer',
-  'landing.soon': 'Demnächst.',
+  'landing.opponent.computerHelp': 'Sofort gegen den Computer spielen; er zieht nach einer kurzen Pause.',
+  'landing.level': 'Wie stark der Computer spielt',
+  'level.easy': 'Leicht',
+  'level.hard': 'Schwer',
+  'landing.assist': 'Notizblock-Hilfe',
+  'landing.assistHelp':
+    'Die Ratetafel des Marshals zeigt, wie wahrscheinlich jede Zahl ein Versteck ist – aus allem, was sie gesehen hat.',
   'landing.rules': 'Regeloptionen',
   'rules.one_or_two': 'Erster Zug: ein oder zwei Verstecke',
   'rules.one_or_two.help': 'Der Flüchtende beginnt mit einem oder zwei Verstecken, wie im Regelheft.',
@@ -147,6 +153,7 @@ export default {
   'place.endTurn': 'Zug beenden',
 
   'board.title': 'Notizblock',
+  'board.assist': 'zu {percent}% ein Versteck',
   'board.modeLabel': 'Eine Zahl antippen, um sie',
   'board.mode.guess': 'zu raten',
   'board.mode.out': 'auszuschließen',

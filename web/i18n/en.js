@@ -27,7 +27,13 @@ export default {
   'landing.opponent.person': 'A person',
   'landing.opponent.personHelp': 'You send them an invitation link.',
   'landing.opponent.computer': 'The computer',
-  'landing.soon': 'Coming soon.',
+  'landing.opponent.computerHelp': 'Play at once against the computer; it moves after a short pause.',
+  'landing.level': 'How strong the computer plays',
+  'level.easy': 'Easy',
+  'level.hard': 'Hard',
+  'landing.assist': 'Notepad assist',
+  'landing.assistHelp':
+    'The Marshal’s guess board shows how likely each number is to be a hideout, from everything she has seen.',
   'landing.rules': 'Rule options',
   'rules.one_or_two': 'First turn: one or two hideouts',
   'rules.one_or_two.help': 'The Fugitive opens with one or two hideouts, as the rulebooks say.',
@@ -147,6 +153,7 @@ export default {
   'place.endTurn': 'End turn',
 
   'board.title': 'Guess board',
+  'board.assist': '{percent}% likely a hideout',
   'board.modeLabel': 'Tap a number to',
   'board.mode.guess': 'guess it',
   'board.mode.out': 'rule it out',

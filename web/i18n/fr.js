@@ -27,7 +27,13 @@ export default {
   'landing.opponent.person': 'Une personne',
   'landing.opponent.personHelp': 'Tu lui envoies un lien d’invitation.',
   'landing.opponent.computer': 'L’ordinateur',
-  'landing.soon': 'Bientôt disponible.',
+  'landing.opponent.computerHelp': 'Joue tout de suite contre l’ordinateur ; il joue après une courte pause.',
+  'landing.level': 'La force de l’ordinateur',
+  'level.easy': 'Facile',
+  'level.hard': 'Difficile',
+  'landing.assist': 'Aide au carnet',
+  'landing.assistHelp':
+    'La grille du Marshal montre la probabilité que chaque nombre soit une planque, d’après tout ce qu’elle a vu.',
   'landing.rules': 'Options de règles',
   'rules.one_or_two': 'Premier tour : une ou deux cachettes',
   'rules.one_or_two.help': 'Le Fugitif commence avec une ou deux cachettes, comme dans les règles.',
@@ -149,6 +155,7 @@ export default {
   'place.endTurn': 'Terminer le tour',
 
   'board.title': 'Bloc-notes',
+  'board.assist': 'planque à {percent} %',
   'board.modeLabel': 'Toucher un nombre pour',
   'board.mode.guess': 'l’annoncer',
   'board.mode.out': 'l’exclure',

@@ -12,6 +12,10 @@
 //!   at each [`Level`].
 //! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
 //!
+//! Everything here is for the base game. Event variants (`RuleOptions::events`) add evidence the
+//! deduction does not read and decisions the bots do not take, so the server offers neither a
+//! bot nor the notepad assist with events.
+//!
 //! # Example
 //! ```
 //! use fugitive_ai::{Deduction, FugitiveBot, Level, MarshalBot, MarshalView, play_match};

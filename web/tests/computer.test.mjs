@@ -1,0 +1,122 @@
+// One whole game against each computer opponent through the web client: the player as the
+// Fugitive against the hard computer Marshal, and as the Marshal (with the notepad assist) against
+// the hard computer Fugitive. The computer moves by itself after its pause (30 ms here).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPlayer, readTable, acting, draw, place, guess, shot } from './harness.mjs';
+import { plan, deckFor } from './planner.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  process.env.FUGITIVE_BOT_PAUSE = '30ms';
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const deckSizes = (page) =>
+  page.evaluate(() =>
+    Object.fromEntries(
+      [1, 2, 3].map((d) => [
+        d,
+        Number(document.querySelector(`[data-testid=deck-size-${d}]`).textContent.match(/\d+/)[0]),
+      ]),
+    ),
+  );
+
+/// Creates a room against the computer from the landing page and opens the table.
+async function playComputer(page, role, level, assist) {
+  await page.goto(server.url);
+  await page.getByTestId(`role-${role}`).check();
+  await page.getByTestId('opponent-computer').check();
+  await page.getByTestId('level').selectOption(level);
+  if (assist) await page.getByTestId('notepad-assist').check();
+  await page.getByTestId('create').click();
+  await page.getByTestId('go-to-table').waitFor();
+  assert.equal(await page.getByTestId('link-invite').count(), 0, 'no invitation: the computer has the seat');
+  await page.getByTestId('go-to-table').click();
+  await page.getByTestId('room').waitFor();
+}
+
+/// Waits until it is this page's move or the game is over; returns the table.
+async function nextMove(page) {
+  await page.waitForFunction(
+    () => {
+      const room = document.querySelector('[data-testid=room]');
+      if (!room || room.dataset.busy === 'true') return false;
+      return room.dataset.phase === 'over' || room.classList.contains('my-turn');
+    },
+    null,
+    { timeout: 30000 },
+  );
+  return readTable(page);
+}
+
+test('a whole game as the Fugitive against the computer Marshal', async () => {
+  const page = await newPlayer(browser);
+  await playComputer(page, 'fugitive', 'hard', false);
+  let table;
+  for (let moves = 0; moves < 300; moves += 1) {
+    table = await nextMove(page);
+    if (table.phase === 'over') break;
+    const last = table.trail.at(-1).card;
+    if (table.phase === 'draw') {
+      await draw(page, deckFor(last, await deckSizes(page)));
+    } else if (table.phase === 'opening' && table.trail.length > 1) {
+      await acting(page, () => page.getByTestId('end-turn').click());
+    } else {
+      const move = plan(table.hand, last, { no42: table.phase === 'opening' });
+      if (move) await place(page, move.hideout, move.sprints);
+      else await acting(page, () => page.getByTestId('pass').click());
+    }
+  }
+  assert.equal(table.phase, 'over', 'the game ended');
+  assert.ok(['fugitive', 'marshal'].includes(table.winner), `a winner: ${table.winner}`);
+  assert.equal(await page.locator('[data-share]').count(), 0, 'the Fugitive has no notepad');
+  await shot(page, 'computer-marshal-over');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a whole game as the Marshal, with the notepad assist, against the computer Fugitive', async () => {
+  const page = await newPlayer(browser);
+  await playComputer(page, 'marshal', 'hard', true);
+  let table;
+  let assisted = 0;
+  for (let moves = 0; moves < 300; moves += 1) {
+    table = await nextMove(page);
+    if (table.phase === 'over') break;
+    if (table.phase === 'draw') {
+      const sizes = await deckSizes(page);
+      await draw(
+        page,
+        [1, 2, 3].find((d) => sizes[d] > 0),
+      );
+      continue;
+    }
+    // Guess the number the assist rates most likely to be a hideout.
+    const shares = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-share]')].map((el) => [
+        Number(el.dataset.testid.slice('number-'.length)),
+        Number(el.dataset.share),
+      ]),
+    );
+    const hidden = table.trail.filter((p) => !p.faceUp).length;
+    assert.ok(shares.length > 0 || hidden === 0, 'the assist shows candidates for the face-down hideouts');
+    if (shares.length) assisted += 1;
+    if (assisted === 1) await shot(page, 'computer-fugitive-assist');
+    const [best] = shares.sort((a, b) => b[1] - a[1])[0] ?? [1];
+    await guess(page, [best]);
+  }
+  assert.equal(table.phase, 'over', 'the game ended');
+  assert.ok(['fugitive', 'marshal'].includes(table.winner), `a winner: ${table.winner}`);
+  assert.ok(assisted > 0, 'the assist was shown');
+  await shot(page, 'computer-fugitive-over');
+  assert.deepEqual(page.errors, []);
+});
