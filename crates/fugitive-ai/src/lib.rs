@@ -12,9 +12,9 @@
 //!   at each [`Level`].
 //! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
 //!
-//! Everything here is for the base game. Event variants (`RuleOptions::events`) add evidence the
-//! deduction does not read and decisions the bots do not take, so the server offers neither a
-//! bot nor the notepad assist with events.
+//! The deduction is exact for the base game; with an event variant it stays sound (the true
+//! trail is always counted) but leaves some events' information out (see `deduction.rs`). The
+//! server offers the bots and the notepad assist for the base game only.
 //!
 //! # Example
 //! ```
