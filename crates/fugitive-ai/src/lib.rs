@@ -16,6 +16,15 @@
 //! trail is always counted) but leaves some events' information out (see `deduction.rs`). The
 //! server offers the bots and the notepad assist for the base game only.
 //!
+//! A bot takes its role's view; the whole game does not fit:
+//! ```compile_fail
+//! use fugitive_ai::{Level, MarshalBot};
+//! use fugitive_core::{Game, Setup};
+//!
+//! let game = Game::new(Setup::new(7u64));
+//! MarshalBot::new(Level::Hard, 1).act(&game); // expected `&MarshalView`, found `&Game`
+//! ```
+//!
 //! # Example
 //! ```
 //! use fugitive_ai::{Deduction, FugitiveBot, Level, MarshalBot, MarshalView, play_match};
