@@ -84,3 +84,31 @@ async fn the_computer_plays_the_base_game_only() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_computer_keeps_its_seat_across_a_restart() {
+    let db = TestDb::sqlite();
+    // A long pause: the server stops while the computer Marshal is still thinking.
+    let server = Server::start(&db, &["--bot-pause", "10s"]).await;
+    let body = json!({ "role": "fugitive", "opponent": { "bot": "hard" }, "notepad_assist": true });
+    let (status, created) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;
+    assert_eq!(status, 201, "{created}");
+    let room = created["room"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut fugitive = Client::join(server.addr, &room, Some(&token)).await;
+    let place = json!({ "type": "place", "hideout": 3, "sprints": [] });
+    assert_eq!(fugitive.act(place).await["ok"], true);
+    assert_eq!(fugitive.act(json!({ "type": "end_turn" })).await["ok"], true);
+    fugitive.close().await;
+    server.stop().await;
+    // Back up with a short pause: the rebuilt room's computer takes its turn by itself.
+    let server = Server::start(&db, &["--bot-pause", "1ms"]).await;
+    let mut fugitive = Client::join(server.addr, &room, Some(&token)).await;
+    let state = fugitive
+        .wait_state(|s| s["view"]["history"].as_array().unwrap().iter().any(|e| e["type"] == "guessed"))
+        .await;
+    assert_eq!(state["room"]["seats"], json!({ "fugitive": true, "marshal": true }));
+    assert!(state.get("notepad").is_none(), "the assist is the Marshal's, not the Fugitive's");
+    fugitive.close().await;
+    server.stop().await;
+}
