@@ -43,6 +43,7 @@ async function playComputer(page, role, level, assist) {
   assert.equal(await page.getByTestId('link-invite').count(), 0, 'no invitation: the computer has the seat');
   await page.getByTestId('go-to-table').click();
   await page.getByTestId('room').waitFor();
+  assert.equal(await page.getByTestId('opponent-away').count(), 0, 'the computer is at the table');
 }
 
 /// Waits until it is this page's move or the game is over; returns the table.

@@ -468,7 +468,11 @@ impl Room {
         let seated = |role| self.seat_of(role);
         RoomStatus {
             seats: ByRole::new_with(|role| self.seats[seated(role).index()].token_hash.is_some()),
-            presence: ByRole::new_with(|role| self.sockets.values().any(|s| s.seat == Some(seated(role)))),
+            // The computer is always at the table.
+            presence: ByRole::new_with(|role| {
+                let bot = self.computer.bot.is_some() && seated(role) == Seat::Guest;
+                bot || self.sockets.values().any(|s| s.seat == Some(seated(role)))
+            }),
             clock: self.clock.zip(self.turn_clock_secs).map(|(clock, turn_secs)| ClockStatus {
                 turn_secs,
                 role: clock.role,

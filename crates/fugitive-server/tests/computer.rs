@@ -108,6 +108,11 @@ async fn the_computer_keeps_its_seat_across_a_restart() {
         .wait_state(|s| s["view"]["history"].as_array().unwrap().iter().any(|e| e["type"] == "guessed"))
         .await;
     assert_eq!(state["room"]["seats"], json!({ "fugitive": true, "marshal": true }));
+    assert_eq!(
+        state["room"]["presence"],
+        json!({ "fugitive": true, "marshal": true }),
+        "the computer is here"
+    );
     assert!(state.get("notepad").is_none(), "the assist is the Marshal's, not the Fugitive's");
     fugitive.close().await;
     server.stop().await;
