@@ -10,8 +10,8 @@ use rand::rngs::StdRng;
 use serde_json::{Value, json};
 
 /// Creates a room against the computer and plays it to the end with random legal moves; returns
-/// the player's states.
-async fn play_against(server: &Server, body: Value, me: Role) -> Vec<Value> {
+/// the player's socket (its `states()` are every state it got).
+async fn play_against(server: &Server, body: Value, me: Role) -> Client {
     let (status, created) = http(server.addr, "POST", "/api/rooms", Some(&body)).await;
     assert_eq!(status, 201, "{created}");
     assert!(created["links"].get("invite").is_none(), "no invitation: the computer has the seat");
@@ -29,7 +29,7 @@ async fn play_against(server: &Server, body: Value, me: Role) -> Vec<Value> {
             .await;
         let view: View = serde_json::from_value(state["view"].clone()).unwrap();
         if view.outcome.is_some() {
-            return client.states().cloned().collect();
+            return client;
         }
         let legal: LegalActions = serde_json::from_value(state["legal"].clone()).unwrap();
         let action = legal.sample(&mut rng).unwrap();
@@ -46,11 +46,15 @@ async fn a_whole_game_against_each_computer_opponent() {
     let server = Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000"]).await;
     for level in ["random", "easy", "hard"] {
         let body = json!({ "role": "fugitive", "opponent": { "bot": level } });
-        let states = play_against(&server, body, Role::Fugitive).await;
-        assert!(states.iter().all(|s| s.get("notepad").is_none()), "the Fugitive never gets a notepad");
+        let client = play_against(&server, body, Role::Fugitive).await;
+        assert!(client.states().all(|s| s.get("notepad").is_none()), "the Fugitive never gets a notepad");
         let body = json!({ "role": "marshal", "opponent": { "bot": level } });
-        let states = play_against(&server, body, Role::Marshal).await;
-        assert!(states.iter().all(|s| s.get("notepad").is_none()), "notepad_assist is off by default");
+        let mut client = play_against(&server, body, Role::Marshal).await;
+        assert!(client.states().all(|s| s.get("notepad").is_none()), "notepad_assist is off by default");
+        // The computer accepts a rematch, and plays the other role in game 2.
+        assert_eq!(client.request(json!({ "type": "rematch" })).await["ok"], true);
+        let state = client.wait_state(|s| s["game"] == 2).await;
+        assert_eq!(state["view"]["viewer"], "fugitive");
     }
     server.stop().await;
 }
@@ -60,7 +64,8 @@ async fn the_notepad_assist_gives_the_marshal_the_candidates() {
     let db = TestDb::sqlite();
     let server = Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000"]).await;
     let body = json!({ "role": "marshal", "opponent": { "bot": "easy" }, "notepad_assist": true });
-    let states = play_against(&server, body, Role::Marshal).await;
+    let client = play_against(&server, body, Role::Marshal).await;
+    let states: Vec<Value> = client.states().cloned().collect();
     let running: Vec<&Value> = states.iter().filter(|s| s["view"]["outcome"].is_null()).collect();
     assert!(running.iter().all(|s| s["notepad"]["trails"].as_u64() > Some(0)), "every running state has one");
     let placed = running.iter().find(|s| s["view"]["trail"].as_array().unwrap().len() > 1).unwrap();
