@@ -16,7 +16,8 @@ mod support;
 use std::cell::RefCell;
 
 use fugitive_core::{
-    Action, Card, Cards, Choice, Deal, Deck, DeckCard, Event, Game, Outcome, Role, Seed, Setup, Viewer,
+    Action, Card, Cards, Choice, Deal, Deck, DeckCard, Event, EventVariant, Game, Outcome, Role, RuleOptions,
+    Seed, Setup, Viewer,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -397,6 +398,69 @@ fn r22_swapping_unseen_cards_changes_no_view() {
         assert!(tally.compared * 3 >= tally.running, "{viewer:?}: too few positions: {tally:?}");
         assert!(tally.in_play * 8 >= tally.compared, "{viewer:?}: the swaps hardly mattered: {tally:?}");
     }
+}
+
+#[test]
+fn r22_e5_swapping_unseen_cards_changes_no_view_in_every_event_variant() {
+    // The same comparison, eight games of each event variant (the test above samples them).
+    for events in EventVariant::ALL.into_iter().skip(1) {
+        let tallies = run_cases(8, |setup, play, seed, tallies| {
+            let setup = Setup { rules: RuleOptions { events, ..setup.rules }, ..setup };
+            let a = play.run(Game::new(setup), |_| {});
+            let record = Record::new(Game::new(setup), a.actions());
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for (viewer, tally) in Viewer::ALL.into_iter().zip(tallies) {
+                let Some(relabel) = random_relabel(&a, viewer, 2, &mut rng) else {
+                    tally.unswappable += 1;
+                    continue;
+                };
+                let b =
+                    Game::from_deal_with_events(setup.rules, relabel.deal(a.deal()), a.event_deal().clone())
+                        .expect("a relabelled deal is legal");
+                record.compare(b, &relabel, viewer, tally);
+            }
+        });
+        for (viewer, tally) in Viewer::ALL.into_iter().zip(&tallies) {
+            println!("{events:?} {viewer:?}: {tally:?}");
+            assert!(tally.compared > 0, "{events:?} {viewer:?}: nothing compared: {tally:?}");
+        }
+    }
+}
+
+#[test]
+fn r22_e5_the_order_of_unseen_event_cards_changes_no_view() {
+    // Random Events: two event cards that are never drawn swap places between decks; every
+    // view is the same until one of them is drawn (R4, E5).
+    let mut compared = 0;
+    for seed in 0..40u64 {
+        let setup = Setup::new(seed)
+            .with_rules(RuleOptions { events: EventVariant::Random, ..RuleOptions::default() });
+        let a = Play::to_the_end(seed).run(Game::new(setup), |_| {});
+        let events = a.event_deal().clone();
+        let mut swapped = events.clone();
+        let (x, y) = (swapped.in_decks[0][0].1, swapped.in_decks[2][1].1);
+        swapped.in_decks[0][0].1 = y;
+        swapped.in_decks[2][1].1 = x;
+        let card = |c: DeckCard| match c {
+            DeckCard::Event(e) => Some(e),
+            _ => None,
+        };
+        let drawn = |e: &Event| matches!(e, Event::EventDrawn { card: c, .. } if Some(*c) == card(x) || Some(*c) == card(y));
+        let mut left = Game::from_deal_with_events(setup.rules, a.deal().clone(), events).expect("legal");
+        let mut right = Game::from_deal_with_events(setup.rules, a.deal().clone(), swapped).expect("legal");
+        for &(role, action) in a.actions() {
+            if left.is_over() || left.history().iter().any(drawn) {
+                break;
+            }
+            for viewer in Viewer::ALL {
+                assert_eq!(json(&left, viewer), json(&right, viewer), "seed {seed}, {viewer:?}");
+                compared += 1;
+            }
+            left.apply(role, action).expect("replays");
+            right.apply(role, action).expect("the same actions are legal");
+        }
+    }
+    assert!(compared > 1_000, "only {compared} views compared");
 }
 
 #[test]
