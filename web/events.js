@@ -6,7 +6,19 @@ import { h } from './dom.js';
 import { t, language } from './i18n.js';
 import { EVENT_CARDS } from './event-cards.js';
 
-const ICONS = { footprints: '👣', binoculars: '🔭', none: '✦' };
+// Drawn as small SVGs: emoji fonts are not everywhere (headless Chromium has none).
+const svg = (body) =>
+  `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">${body}</svg>`)}`;
+const ICONS = {
+  footprints: svg(
+    '<g fill="#b86a12"><ellipse cx="7.5" cy="15" rx="3" ry="4.6"/><circle cx="5.2" cy="8.6" r="1.1"/><circle cx="7.4" cy="8" r="1.1"/><circle cx="9.6" cy="8.6" r="1.1"/>' +
+      '<ellipse cx="16.5" cy="10" rx="3" ry="4.6"/><circle cx="14.2" cy="3.6" r="1.1"/><circle cx="16.4" cy="3" r="1.1"/><circle cx="18.6" cy="3.6" r="1.1"/></g>',
+  ),
+  binoculars: svg(
+    '<g fill="none" stroke="#2f6ad0" stroke-width="2.2"><circle cx="6.5" cy="15" r="4"/><circle cx="17.5" cy="15" r="4"/><path d="M10.5 14h3M4 11l2-6h3l1 6M20 11l-2-6h-3l-1 6"/></g>',
+  ),
+  none: svg('<path fill="#6d6659" d="M12 2l2.6 7.4L22 12l-7.4 2.6L12 22l-2.6-7.4L2 12l7.4-2.6z"/>'),
+};
 const RANGES = { 1: [4, 14], 2: [15, 28], 3: [29, 41] };
 
 /// A card's name and text in the current language.
@@ -34,7 +46,7 @@ export function renderEventCard(id, { small = false, testid = null, effect = nul
       title: small ? `${name}: ${text}` : null,
       'aria-label': `${name}${as && as !== name ? ` (${as})` : ''}. ${help}. ${text}`,
     },
-    h('span', { class: 'event-icon', 'aria-hidden': 'true', title: help }, ICONS[icon]),
+    h('img', { class: 'event-icon', src: ICONS[icon], alt: '', title: help, 'data-icon': icon }),
     h('span', { class: 'event-name' }, name),
     as && as !== name ? h('span', { class: 'event-as' }, as) : null,
     small ? null : h('span', { class: 'event-help' }, help),

@@ -66,6 +66,12 @@ function sprintLabel(card) {
   return card === 0 ? t('card.start') : t('card.label', { card, value: sprintValue(card) });
 }
 
+/// A card of a deck after the end: a number, an event card's name, or a Catchup card.
+function deckCardName(card) {
+  if (typeof card === 'number') return card;
+  return card === 'catchup' ? t('log.catchupCard') : cardName(card);
+}
+
 /// The trail, card 0 first. A face-down card shows its sprint-card count; its number only to
 /// the Fugitive (and to everyone once the game is over, when the view carries it).
 export function renderTrail(view) {
@@ -156,7 +162,7 @@ export function renderDecks(view, legal, onDraw) {
           h(
             'span',
             { class: 'deck-order', 'data-testid': `deck-order-${deck.deck}` },
-            t('decks.order', { cards: deck.cards.join(', ') }),
+            t('decks.order', { cards: deck.cards.map(deckCardName).join(', ') }),
           ),
         );
       }

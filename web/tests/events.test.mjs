@@ -153,12 +153,15 @@ test('a Random Events game is played to the end through the web client', async (
     );
     seen.events = Math.max(seen.events, types.filter((t) => t === 'event_drawn').length);
   }
-  seen.trailEvents = await watcher.locator('.trail-event').count();
+  // Each trail event lies under its space (E4), as many as the history laid.
+  seen.trailEvents = await watcher.locator('[data-testid=trail] .trail-event').count();
+  const laid = await watcher.locator('[data-testid=log] > li[data-type=trail_event_laid]').count();
+  assert.equal(seen.trailEvents, laid, 'every trail event is shown under its space');
   assert.ok(seen.events > 0, 'an event card was drawn in the game');
   // The latest event is shown as a card with its icon, name and text.
   const card = watcher.getByTestId('latest-event');
   await card.waitFor();
-  assert.ok((await card.locator('.event-icon').textContent()).length > 0);
+  assert.match(await card.locator('.event-icon').getAttribute('data-icon'), /^(footprints|binoculars|none)$/);
   assert.ok((await card.locator('.event-name').textContent()).length > 0);
   assert.ok((await card.locator('.event-text').textContent()).length > 20);
   // In the reader's language: German on the same table.
