@@ -35,6 +35,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 
@@ -95,6 +96,13 @@ pub async fn run(
         tracing::info!("shutting down");
         let _ = stop_tx.send(true);
     };
+    // A move answers with a `state` and then a `reply`, two small writes: without TCP_NODELAY the
+    // second waits for the client's delayed ACK of the first (~40 ms on Linux).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!(%error, "could not set TCP_NODELAY");
+        }
+    });
     axum::serve(listener, app).with_graceful_shutdown(signal).await?;
     // Every socket task holds a permit: when all are back, every socket has closed.
     let all = u32::try_from(max_sockets).unwrap_or(u32::MAX);
