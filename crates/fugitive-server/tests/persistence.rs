@@ -81,6 +81,7 @@ impl ChildServer {
         };
         let process = Command::new(env!("CARGO_BIN_EXE_fugitive-server"))
             .args(["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", "/nonexistent-web"])
+            .args(["--max-messages-per-sec", "1000"])
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
