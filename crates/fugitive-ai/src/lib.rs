@@ -14,7 +14,7 @@
 //!
 //! The deduction is exact for the base game; with an event variant it stays sound (the true
 //! trail is always counted) but leaves some events' information out (see `deduction.rs`). The
-//! server offers the bots and the notepad assist for the base game only.
+//! bots answer every event's pending decision, on the server as in `fugitive-sim --events`.
 //!
 //! A bot takes its role's view; the whole game does not fit:
 //! ```compile_fail

@@ -18,11 +18,12 @@ pub struct Computer {
     pub notepad_assist: bool,
 }
 
-/// The Marshal's notepad, solved, for her state message: only in rooms with the option, while
-/// the game runs, and in the base game (the deduction does not read event cards).
+/// The Marshal's notepad, solved, for her state message: only in rooms with the option and
+/// while the game runs. With events it stays sound and names the events it leaves out
+/// (`ignored_events`).
 pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Deduction> {
     let wanted = computer.notepad_assist && viewer == Viewer::Marshal && !game.is_over();
-    (wanted && game.rules().events.is_off()).then(|| Deduction::of(&MarshalView::of(game)))
+    wanted.then(|| Deduction::of(&MarshalView::of(game)))
 }
 
 /// The bot's action for `view`, its own role's view, or `None` when it has nothing to do.

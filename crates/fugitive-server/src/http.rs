@@ -222,10 +222,6 @@ async fn create_room(
         Opponent::Human => None,
         Opponent::Bot(level) => Some(level),
     };
-    if (bot.is_some() || request.notepad_assist) && !request.rules.events.is_off() {
-        let message = "the computer opponent and the notepad assist play the base game only (no events)";
-        return Err(AppError::BadRequest(message.into()));
-    }
     let role = match request.role {
         RoleChoice::Fugitive => Role::Fugitive,
         RoleChoice::Marshal => Role::Marshal,

@@ -76,17 +76,34 @@ async fn the_notepad_assist_gives_the_marshal_the_candidates() {
 }
 
 #[tokio::test]
-async fn the_computer_plays_the_base_game_only() {
+async fn the_computer_plays_every_event_variant() {
+    // The bot answers the events' pending decisions (E3) through the same door; the notepad
+    // comes with events too.
     let db = TestDb::sqlite();
-    let server = Server::start(&db, &[]).await;
-    for body in [
-        json!({ "opponent": { "bot": "hard" }, "rules": { "events": "random" } }),
-        json!({ "notepad_assist": true, "rules": { "events": "catchup" } }),
-        json!({ "opponent": { "bot": "genius" } }),
-    ] {
-        let (status, answer) = server.http("POST", "/api/rooms", Some(&body)).await;
-        assert_eq!(status, 400, "{answer}");
+    let server = Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000"]).await;
+    let mut bot_choices = 0;
+    for (i, events) in
+        ["random", "discovery", "helpful:fugitive", "helpful:marshal", "catchup"].iter().enumerate()
+    {
+        let (role, viewer) =
+            if i % 2 == 0 { ("fugitive", Role::Fugitive) } else { ("marshal", Role::Marshal) };
+        let body = json!({ "role": role, "opponent": { "bot": "hard" }, "notepad_assist": true, "rules": { "events": events } });
+        let client = play_against(&server, body, viewer).await;
+        let bot = if viewer == Role::Fugitive { "marshal" } else { "fugitive" };
+        let pending =
+            |s: &&Value| s["view"]["phase"]["phase"] == "pending" && s["view"]["phase"]["role"] == bot;
+        bot_choices += client.states().filter(pending).count();
+        let last = client.states().last().unwrap();
+        assert_eq!(last["view"]["rules"]["events"], *events);
+        assert!(!last["view"]["outcome"].is_null());
+        if viewer == Role::Marshal {
+            assert!(client.states().any(|s| s["notepad"]["trails"].as_u64() > Some(0)));
+        }
     }
+    assert!(bot_choices > 0, "the computer had no decision to make in five games");
+    let (status, answer) =
+        server.http("POST", "/api/rooms", Some(&json!({ "opponent": { "bot": "genius" } }))).await;
+    assert_eq!(status, 400, "{answer}");
     server.stop().await;
 }
 
