@@ -66,6 +66,29 @@ const EVENTS = [
   { type: 'resigned', role: 'marshal' },
   { type: 'timed_out', role: 'fugitive' },
   { type: 'game_over', outcome: { winner: 'fugitive', reason: 'manhunt_survived' } },
+  // Event variants (../shared/EVENTS.md).
+  { type: 'event_drawn', role: 'marshal', deck: 2, card: 'M4' },
+  { type: 'event_drawn', role: 'fugitive', deck: null, card: 'F2' },
+  { type: 'catchup_drawn', role: 'fugitive', deck: 1, hidden: 3, pile: 'binoculars' },
+  { type: 'no_effect', card: 'F4' },
+  { type: 'draw_missed', role: 'marshal' },
+  { type: 'trail_event_laid', position: 3, card: 'N4', effect: 'roadblock' },
+  { type: 'returned_to_deck', role: 'marshal', deck: 1, card: null },
+  { type: 'returned_to_deck', role: 'marshal', deck: 1, card: 7 },
+  { type: 'sprint_added', position: 1, card: null },
+  { type: 'sprint_added', position: 1, card: 15 },
+  { type: 'sprints_shown', position: 2, sprints: [4, 7] },
+  { type: 'sprints_shown', position: 2, sprints: [] },
+  { type: 'stakeout_counted', deck: 2, count: 1 },
+  { type: 'stakeout_counted', deck: 3, count: 0 },
+  { type: 'eyewitness', position: 2, low: 15, high: 28 },
+  { type: 'peeked', role: 'fugitive', deck: 3, card: null },
+  { type: 'peeked', role: 'fugitive', deck: 3, card: 30 },
+  { type: 'peeked', role: 'marshal', deck: 3, card: 'N1' },
+  { type: 'peeked', role: 'marshal', deck: 3, card: 'catchup' },
+  { type: 'moved_to_bottom', deck: 3, moved: true },
+  { type: 'moved_to_bottom', deck: 3, moved: false },
+  { type: 'declined', role: 'fugitive', card: 'F5' },
 ];
 
 test('every history entry is a filled-in sentence in every language, for every viewer (R8a, R13)', () => {
@@ -83,4 +106,12 @@ test('every history entry is a filled-in sentence in every language, for every v
   assert.equal(sentence(EVENTS[1], 'spectator'), 'The Marshal drew from deck 1.');
   assert.equal(sentence(EVENTS[11], 'marshal'), 'You guessed 5 and 17: wrong.');
   assert.equal(sentence(EVENTS[6], 'marshal'), 'The Fugitive placed a hideout at position 2 with 1 sprint card.');
+  const entry = (type) => EVENTS.find((e) => e.type === type);
+  assert.equal(sentence(entry('event_drawn'), 'fugitive'), 'The Marshal drew the event Dragnet from deck 2.');
+  assert.equal(sentence(entry('stakeout_counted'), 'fugitive'), 'One face-down hideout lies in 15–28.');
+  setLanguage('de');
+  assert.equal(sentence(entry('event_drawn'), 'marshal'), 'Du hast das Ereignis Ringfahndung von Stapel 2 gezogen.');
+  setLanguage('fr');
+  assert.equal(sentence(entry('declined'), 'fugitive'), 'Tu as renoncé à Écran de fumée.');
+  setLanguage('en');
 });
