@@ -3,10 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use fugitive_core::{
-    Card, Cards, Deck, Event, Game, GuessOptions, HandView, LegalActions, OpeningHideouts, Phase, Placement,
-    Role, SprintOptions, TrailEffect, View, Viewer,
-};
+use fugitive_core::{Card, Cards, Event, Game, HandView, LegalActions, Role, View, Viewer};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -51,7 +48,7 @@ impl MarshalView {
 
     /// What the Marshal may do now (agrees with `Game::legal_actions`).
     pub fn legal_actions(&self) -> LegalActions {
-        legal_actions(&self.0, Role::Marshal)
+        self.0.legal_actions()
     }
 }
 
@@ -82,7 +79,7 @@ impl FugitiveView {
 
     /// What the Fugitive may do now (agrees with `Game::legal_actions`).
     pub fn legal_actions(&self) -> LegalActions {
-        legal_actions(&self.0, Role::Fugitive)
+        self.0.legal_actions()
     }
 }
 
@@ -125,41 +122,6 @@ fn blank(mut view: View, role: Role) -> View {
     view
 }
 
-/// The legal actions of `role` in `view`, built as `Game::legal_actions` builds them.
-fn legal_actions(view: &View, role: Role) -> LegalActions {
-    if view.outcome.is_some() {
-        return LegalActions::default();
-    }
-    let mut legal = LegalActions { resign: true, ..LegalActions::default() };
-    if view.phase.to_move() != Some(role) {
-        return legal;
-    }
-    legal.time_out = true;
-    match view.phase {
-        Phase::Draw { .. } => {
-            legal.draws = Deck::ALL.into_iter().filter(|d| view.decks[d.index()].size > 0).collect();
-        }
-        Phase::Opening { placed } => {
-            legal.placements = placements(view);
-            legal.end_turn = placed == 1 && view.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
-        }
-        Phase::PlaceOrPass => {
-            legal.placements = placements(view);
-            legal.pass = true;
-        }
-        Phase::Guess | Phase::Manhunt => {
-            let numbers = Cards::range(1, 41).difference(face_up(view));
-            // F3 Lie Low limits the next guess to one number.
-            let single = view.phase == Phase::Manhunt || view.events.as_ref().is_some_and(|e| e.single_guess);
-            legal.guess = Some(GuessOptions { numbers, single });
-        }
-        // An event's pending decision (E3): the answers follow from the chooser's view.
-        Phase::Pending { .. } => legal.choices = view.choices(),
-        Phase::Over => {}
-    }
-    legal
-}
-
 /// The face-up cards of the trail.
 pub(crate) fn face_up(view: &View) -> Cards {
     view.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card).collect()
@@ -168,57 +130,6 @@ pub(crate) fn face_up(view: &View) -> Cards {
 /// The last card of the trail, `p` of R9 (the Fugitive's view knows it).
 pub(crate) fn last_card(view: &View) -> Card {
     view.trail.last().and_then(|t| t.card).unwrap_or(Card::START)
-}
-
-fn placements(view: &View) -> Vec<Placement> {
-    let hand = view.hands.fugitive.cards.unwrap_or_default();
-    let last = last_card(view);
-    let second = view.phase == (Phase::Opening { placed: 0 })
-        && view.rules.opening_hideouts == OpeningHideouts::ExactlyTwo;
-    let effect = next_space_effect(view);
-    let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
-    let mut placements = Vec::new();
-    for hideout in hand.iter().filter(|&h| h > last) {
-        let value = (hideout.number() - last.number()).saturating_sub(reach);
-        let from = match effect {
-            Some(TrailEffect::Roadblock) => Cards::EMPTY,
-            _ => hand.without(hideout).without(Card::ESCAPE),
-        };
-        if from.sprint_value() < value {
-            continue;
-        }
-        let sprints = if second {
-            let sets: Vec<Cards> = from
-                .subsets()
-                .filter(|s| s.sprint_value() >= value)
-                .filter(|s| can_place(hand.without(hideout).difference(*s), hideout))
-                .collect();
-            if sets.is_empty() {
-                continue;
-            }
-            SprintOptions::OneOf { sets }
-        } else {
-            SprintOptions::AtLeast { value, from }
-        };
-        placements.push(Placement { hideout, sprints });
-    }
-    placements
-}
-
-/// The trail event (F1 Safe House, M1 Roadblock, E4) under the space of the next hideout.
-pub(crate) fn next_space_effect(view: &View) -> Option<TrailEffect> {
-    let position = view.trail.len();
-    let events = view.events.as_ref()?;
-    events.trail.iter().find(|t| t.position == position).map(|t| t.effect)
-}
-
-/// Whether a hand can place some hideout after `last` (R6 `exactly_two`; as in the engine).
-fn can_place(hand: Cards, last: Card) -> bool {
-    let spare = hand.without(Card::ESCAPE).sprint_value();
-    hand.iter().any(|h| {
-        let own = if h == Card::ESCAPE { 0 } else { h.sprint_value() };
-        h > last && h.number() - last.number() <= 3 + spare - own
-    })
 }
 
 /// How strong a computer player is.
@@ -269,32 +180,9 @@ impl FromStr for Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fugitive_core::{EventVariant, RuleOptions, Setup};
+    use fugitive_core::Setup;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
-
-    #[test]
-    fn legal_actions_from_a_view_agree_with_the_game() {
-        for seed in 0..60u64 {
-            let rules = RuleOptions {
-                opening_hideouts: if seed % 2 == 0 {
-                    OpeningHideouts::OneOrTwo
-                } else {
-                    OpeningHideouts::ExactlyTwo
-                },
-                pass_bonus_draw: seed % 3 == 0,
-                events: EventVariant::ALL[seed as usize % EventVariant::ALL.len()],
-            };
-            let mut game = Game::new(Setup::new(seed).with_rules(rules));
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            while let Some(role) = game.to_move() {
-                assert_eq!(MarshalView::of(&game).legal_actions(), game.legal_actions(Role::Marshal));
-                assert_eq!(FugitiveView::of(&game).legal_actions(), game.legal_actions(Role::Fugitive));
-                let action = game.legal_actions(role).sample(&mut rng).unwrap();
-                game.apply(role, action).unwrap();
-            }
-        }
-    }
 
     #[test]
     fn a_view_is_blanked_of_what_the_role_may_not_see() {

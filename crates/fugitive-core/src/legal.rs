@@ -12,6 +12,7 @@ use crate::event_card::TrailEffect;
 use crate::game::{Game, Phase, can_place};
 use crate::role::Role;
 use crate::rules::OpeningHideouts;
+use crate::view::View;
 
 /// Everything a role may do now. [`LegalActions::contains`] agrees with [`Game::is_legal`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -151,6 +152,11 @@ impl LegalActions {
 }
 
 impl Game {
+    fn placements(&self) -> Vec<Placement> {
+        let second = self.needs_second_hideout();
+        placements(self.hands.fugitive, self.trail.last_card(), self.next_space_effect(), second)
+    }
+
     /// What `role` may do now. Nothing once the game is over; only resigning off turn.
     pub fn legal_actions(&self, role: Role) -> LegalActions {
         if self.is_over() {
@@ -184,38 +190,88 @@ impl Game {
         }
         legal
     }
+}
 
-    /// The hideouts the Fugitive may place now, with their sprint options (R6, R9–R11).
-    fn placements(&self) -> Vec<Placement> {
-        let hand = self.hands.fugitive;
-        let last = self.trail.last_card();
-        let effect = self.next_space_effect();
-        let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
-        let mut placements = Vec::new();
-        for hideout in hand.iter().filter(|&h| h > last) {
-            let value = (hideout.number() - last.number()).saturating_sub(reach);
-            let from = match effect {
-                Some(TrailEffect::Roadblock) => Cards::EMPTY,
-                _ => hand.without(hideout).without(Card::ESCAPE),
-            };
-            if from.sprint_value() < value {
+impl View {
+    /// What this view's player may do now, worked out from the view alone: the same as
+    /// [`Game::legal_actions`] for that role, so a bot or a client needs nothing else. Nothing
+    /// for a spectator.
+    pub fn legal_actions(&self) -> LegalActions {
+        let Some(role) = self.viewer.role() else { return LegalActions::default() };
+        if self.outcome.is_some() {
+            return LegalActions::default();
+        }
+        let mut legal = LegalActions { resign: true, ..LegalActions::default() };
+        if self.phase.to_move() != Some(role) {
+            return legal;
+        }
+        legal.time_out = true;
+        let one_or_two = self.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
+        let placements = |second| {
+            let hand = self.hands.fugitive.cards.unwrap_or_default();
+            let last = self.trail.last().and_then(|t| t.card).unwrap_or(Card::START);
+            let position = self.trail.len();
+            let events = self.events.as_ref();
+            let effect =
+                events.and_then(|e| e.trail.iter().find(|t| t.position == position)).map(|t| t.effect);
+            placements(hand, last, effect, second)
+        };
+        match self.phase {
+            Phase::Draw { .. } => {
+                legal.draws = self.decks.iter().filter(|d| d.size > 0).map(|d| d.deck).collect()
+            }
+            Phase::Opening { placed } => {
+                legal.placements = placements(placed == 0 && !one_or_two);
+                legal.end_turn = placed == 1 && one_or_two;
+            }
+            Phase::PlaceOrPass => {
+                legal.placements = placements(false);
+                legal.pass = true;
+            }
+            Phase::Guess | Phase::Manhunt => {
+                let face_up: Cards = self.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card).collect();
+                let numbers = Cards::range(1, 41).difference(face_up);
+                // F3 Lie Low limits the next guess to one number.
+                let single =
+                    self.phase == Phase::Manhunt || self.events.as_ref().is_some_and(|e| e.single_guess);
+                legal.guess = Some(GuessOptions { numbers, single });
+            }
+            Phase::Pending { .. } => legal.choices = self.choices(),
+            Phase::Over => {}
+        }
+        legal
+    }
+}
+
+/// The hideouts `hand` may place after `last`, with their sprint options (R9–R11), under the
+/// trail event of that space if any (F1 Safe House, M1 Roadblock); `second` when the placement
+/// must leave a legal second one (R6 `exactly_two`).
+fn placements(hand: Cards, last: Card, effect: Option<TrailEffect>, second: bool) -> Vec<Placement> {
+    let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
+    let mut placements = Vec::new();
+    for hideout in hand.iter().filter(|&h| h > last) {
+        let value = (hideout.number() - last.number()).saturating_sub(reach);
+        let from = match effect {
+            Some(TrailEffect::Roadblock) => Cards::EMPTY,
+            _ => hand.without(hideout).without(Card::ESCAPE),
+        };
+        if from.sprint_value() < value {
+            continue;
+        }
+        let sprints = if second {
+            let sets: Vec<Cards> = from
+                .subsets()
+                .filter(|s| s.sprint_value() >= value)
+                .filter(|s| can_place(hand.without(hideout).difference(*s), hideout))
+                .collect();
+            if sets.is_empty() {
                 continue;
             }
-            let sprints = if self.needs_second_hideout() {
-                let sets: Vec<Cards> = from
-                    .subsets()
-                    .filter(|s| s.sprint_value() >= value)
-                    .filter(|s| can_place(hand.without(hideout).difference(*s), hideout))
-                    .collect();
-                if sets.is_empty() {
-                    continue;
-                }
-                SprintOptions::OneOf { sets }
-            } else {
-                SprintOptions::AtLeast { value, from }
-            };
-            placements.push(Placement { hideout, sprints });
-        }
-        placements
+            SprintOptions::OneOf { sets }
+        } else {
+            SprintOptions::AtLeast { value, from }
+        };
+        placements.push(Placement { hideout, sprints });
     }
+    placements
 }

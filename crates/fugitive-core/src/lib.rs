@@ -11,7 +11,8 @@
 //!   (each error names its rule, R1–R22 of `RULES.md`).
 //! - [`Event`] (`event.rs`): what happened, and [`Event::seen_by`] for what each viewer may know.
 //! - [`LegalActions`] (`legal.rs`): every legal action of a role, compactly; agrees with
-//!   [`Game::is_legal`]. [`LegalActions::sample`] is the random player.
+//!   [`Game::is_legal`], and [`View::legal_actions`] finds the same from the player's own view.
+//!   [`LegalActions::sample`] is the random player.
 //! - [`View`] (`view.rs`): the serializable view of the Fugitive, the Marshal or a spectator.
 //! - Event variants (`EVENTS.md`, E1–E5): [`EventCard`] (`event_card.rs`: each card's data and
 //!   its effect as primitives), [`EventDeal`] and [`DeckCard`] (`event_deal.rs`: the set-up),

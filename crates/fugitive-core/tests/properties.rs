@@ -10,7 +10,8 @@
 mod support;
 
 use fugitive_core::{
-    Action, Card, Cards, Choice, Deck, Event, Game, Phase, Reason, Role, Setup, TrailEffect, View, Viewer,
+    Action, Card, Cards, Choice, Deck, Event, EventVariant, Game, LegalActions, OpeningHideouts, Phase,
+    Reason, Role, RuleOptions, Setup, TrailEffect, View, Viewer,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -335,6 +336,32 @@ proptest! {
         });
         for viewer in Viewer::ALL {
             round_trip(&game, viewer);
+        }
+    }
+}
+
+/// R19, R20: a player's own view is enough to know every legal action (bots and the web client
+/// rely on it).
+#[test]
+fn legal_actions_from_a_view_agree_with_the_game() {
+    for seed in 0..60u64 {
+        let rules = RuleOptions {
+            opening_hideouts: if seed % 2 == 0 {
+                OpeningHideouts::OneOrTwo
+            } else {
+                OpeningHideouts::ExactlyTwo
+            },
+            pass_bonus_draw: seed % 3 == 0,
+            events: EventVariant::ALL[seed as usize % EventVariant::ALL.len()],
+        };
+        let mut game = Game::new(Setup::new(seed).with_rules(rules));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(role) = game.to_move() {
+            assert_eq!(game.view(Viewer::Marshal).legal_actions(), game.legal_actions(Role::Marshal));
+            assert_eq!(game.view(Viewer::Fugitive).legal_actions(), game.legal_actions(Role::Fugitive));
+            assert_eq!(game.view(Viewer::Spectator).legal_actions(), LegalActions::default());
+            let action = game.legal_actions(role).sample(&mut rng).unwrap();
+            game.apply(role, action).unwrap();
         }
     }
 }
