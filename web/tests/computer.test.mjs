@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, readTable, acting, draw, place, guess, shot } from './harness.mjs';
+import { openTable, closeTable, newPlayer, readTable, acting, draw, place, guess, shot } from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
 let server;
@@ -12,14 +12,9 @@ let browser;
 
 before(async () => {
   process.env.FUGITIVE_BOT_PAUSE = '30ms';
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser } = await openTable());
 });
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeTable({ server, browser }));
 
 const deckSizes = (page) =>
   page.evaluate(() =>

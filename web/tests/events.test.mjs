@@ -6,21 +6,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, readTable, acting, shot } from './harness.mjs';
+import { openTable, closeTable, newPlayer, readTable, acting, shot } from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await openTable()));
+after(() => closeTable({ server, browser }));
 
 const VARIANTS = ['off', 'random', 'discovery', 'helpful:fugitive', 'helpful:marshal', 'catchup'];
 

@@ -11,8 +11,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer,
-  launchBrowser,
+  openTable,
+  closeTable,
   newPlayer,
   createRoom,
   readTable,
@@ -28,15 +28,8 @@ import { plan, deckFor } from './planner.mjs';
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await openTable()));
+after(() => closeTable({ server, browser }));
 
 const last = (table) => table.trail.at(-1).card;
 const hiddenOf = (table) => table.trail.filter((p) => !p.faceUp).map((p) => p.card);

@@ -92,6 +92,18 @@ export async function startServer() {
   };
 }
 
+/// A server and a browser for one test file: `before(async () => ({ server, browser } = await
+/// openTable()))`, and `after(() => closeTable({ server, browser }))`.
+export async function openTable() {
+  return { server: await startServer(), browser: await launchBrowser() };
+}
+
+/// Stops what `openTable` started (whatever of it did start).
+export async function closeTable({ server, browser }) {
+  await browser?.close();
+  await server?.stop();
+}
+
 export function launchBrowser() {
   return chromium.launch({
     executablePath: CHROMIUM,

@@ -3,21 +3,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPlayer, createRoom, readTable, waitForTurn, shot } from './harness.mjs';
+import { openTable, closeTable, newPlayer, createRoom, readTable, waitForTurn, shot } from './harness.mjs';
 import { plan } from './planner.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await openTable()));
+after(() => closeTable({ server, browser }));
 
 /// Presses Tab until the element with `testid` has the focus.
 async function tabTo(page, testid) {

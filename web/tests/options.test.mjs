@@ -4,31 +4,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  startServer,
-  launchBrowser,
-  newPlayer,
-  readTable,
-  waitForTurn,
-  acting,
-  draw,
-  place,
-  guess,
-} from './harness.mjs';
+import { openTable, closeTable, newPlayer, readTable, waitForTurn, acting, draw, place, guess } from './harness.mjs';
 import { plan } from './planner.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await openTable()));
+after(() => closeTable({ server, browser }));
 
 test('exactly two opening hideouts and the pass bonus, with reasons for illegal picks', async () => {
   const fugitive = await newPlayer(browser);

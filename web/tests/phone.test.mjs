@@ -6,8 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer,
-  launchBrowser,
+  openTable,
+  closeTable,
   newPlayer,
   watchErrors,
   createRoom,
@@ -25,15 +25,8 @@ const PHONE = { width: 390, height: 844 };
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await openTable()));
+after(() => closeTable({ server, browser }));
 
 /// Sideways overflow and interactive elements smaller than 44 × 44 px.
 function layoutProblems(page) {
