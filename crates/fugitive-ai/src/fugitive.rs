@@ -8,7 +8,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::view::{FugitiveView, Level, face_up, last_card};
+use crate::view::{FugitiveView, Level, best_choice, face_up, last_card, peeked};
 
 /// Rollouts per candidate move of the `hard` Fugitive, unless set otherwise.
 pub const DEFAULT_ROLLOUTS: usize = 24;
@@ -157,21 +157,7 @@ pub(crate) fn choose(view: &FugitiveView, choices: &[Choice]) -> Choice {
             Choice::Hideout { .. } | Choice::Range { .. } | Choice::Number { .. } => 0,
         }
     };
-    let mut best = choices[0];
-    for choice in &choices[1..] {
-        if score(choice) > score(&best) {
-            best = *choice;
-        }
-    }
-    best
-}
-
-/// The card he last looked at with N5 Town Gossip.
-fn peeked(view: &fugitive_core::View) -> Option<DeckCard> {
-    view.history.iter().rev().find_map(|e| match *e {
-        Event::Peeked { card, .. } => card,
-        _ => None,
-    })
+    best_choice(choices, score)
 }
 
 /// The candidate moves now.

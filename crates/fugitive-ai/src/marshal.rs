@@ -1,12 +1,12 @@
 //! The computer Marshal: it reads only a [`MarshalView`].
 
-use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Event, Icon, Phase};
+use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Icon, Phase};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::deduction::Deduction;
-use crate::view::{Level, MarshalView};
+use crate::view::{Level, MarshalView, best_choice, peeked};
 
 /// A computer Marshal.
 ///
@@ -113,21 +113,7 @@ fn choose(view: &MarshalView, deduction: &Deduction, choices: &[Choice], draws: 
             Choice::Sprint { .. } => 0.0,
         }
     };
-    let mut best = choices[0];
-    for choice in &choices[1..] {
-        if score(choice) > score(&best) {
-            best = *choice;
-        }
-    }
-    best
-}
-
-/// The card she last looked at with N5 Town Gossip.
-fn peeked(view: &fugitive_core::View) -> Option<DeckCard> {
-    view.history.iter().rev().find_map(|e| match *e {
-        Event::Peeked { card, .. } => card,
-        _ => None,
-    })
+    best_choice(choices, score)
 }
 
 fn most_likely(deduction: &Deduction, open: Cards) -> Option<Card> {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use fugitive_core::{Card, Cards, Event, Game, HandView, LegalActions, Role, View, Viewer};
+use fugitive_core::{Card, Cards, Choice, DeckCard, Event, Game, HandView, LegalActions, Role, View, Viewer};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -130,6 +130,25 @@ pub(crate) fn face_up(view: &View) -> Cards {
 /// The last card of the trail, `p` of R9 (the Fugitive's view knows it).
 pub(crate) fn last_card(view: &View) -> Card {
     view.trail.last().and_then(|t| t.card).unwrap_or(Card::START)
+}
+
+/// The card this player last looked at with N5 Town Gossip, if it is still known.
+pub(crate) fn peeked(view: &View) -> Option<DeckCard> {
+    view.history.iter().rev().find_map(|e| match *e {
+        Event::Peeked { card, .. } => card,
+        _ => None,
+    })
+}
+
+/// The first of `choices` with the highest score (an answer to an event's decision, E3).
+pub(crate) fn best_choice<S: PartialOrd>(choices: &[Choice], score: impl Fn(&Choice) -> S) -> Choice {
+    let mut best = choices[0];
+    for choice in &choices[1..] {
+        if score(choice) > score(&best) {
+            best = *choice;
+        }
+    }
+    best
 }
 
 /// How strong a computer player is.
