@@ -1,6 +1,6 @@
 //! The computer Marshal: it reads only a [`MarshalView`].
 
-use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Icon, Phase};
+use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Icon};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -58,14 +58,16 @@ impl MarshalBot {
             };
             return Some(Action::Draw { deck });
         }
-        let open = legal.guess?.numbers;
+        let guess = legal.guess?;
+        let open = guess.numbers;
         let likely = |n: Card| deduction.hideout_share(n);
         let numbers = match self.level {
             Level::Hard => {
                 let certain = deduction.certain().intersection(open);
                 let best = open.difference(certain).iter().max_by(|a, b| likely(*a).total_cmp(&likely(*b)));
                 match best {
-                    _ if view.view().phase == Phase::Manhunt => Cards::from(most_likely(&deduction, open)?),
+                    // One number only: in the Manhunt (R16) and after F3 Lie Low.
+                    _ if guess.single => Cards::from(most_likely(&deduction, open)?),
                     Some(best) if likely(best) > 0.0 || certain.is_empty() => certain.with(best),
                     _ => certain,
                 }

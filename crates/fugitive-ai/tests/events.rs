@@ -7,6 +7,8 @@ use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, Marsh
 use fugitive_core::{
     Action, EventCard, EventVariant, Game, Phase, Role, RuleOptions, Seed, Setup, TrailEffect,
 };
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 fn setup(seed: u64, events: EventVariant) -> Setup {
     Setup::new(Seed::from(seed)).with_rules(RuleOptions { events, ..RuleOptions::default() })
@@ -124,4 +126,32 @@ fn a_safe_house_widens_the_reach_the_deduction_allows() {
             .count();
     }
     assert!(placed_on_safe_houses > 0, "no hideout was placed on a Safe House");
+}
+
+#[test]
+fn the_hard_marshal_names_one_number_after_lie_low() {
+    // F3 Lie Low: her next guess may name only one number, and the hard Marshal, who likes to
+    // add every number she is certain of, must hold back to one (it once did not, and the
+    // computer opponent stalled on a refused guess).
+    let mut lie_low_guesses = 0;
+    for seed in 0..40 {
+        let mut game = Game::new(setup(seed, EventVariant::HelpfulFugitive));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut marshal = MarshalBot::new(Level::Hard, seed);
+        while let Some(role) = game.to_move() {
+            let legal = game.legal_actions(role);
+            let action = match role {
+                Role::Fugitive => legal.sample(&mut rng).unwrap(),
+                Role::Marshal => {
+                    let lie_low = game.phase() == Phase::Guess && legal.guess.is_some_and(|g| g.single);
+                    lie_low_guesses += usize::from(lie_low);
+                    marshal.act(&MarshalView::of(&game)).unwrap()
+                }
+            };
+            if let Err(error) = game.apply(role, action) {
+                panic!("the {role} bot's {action:?} was refused in {:?}: {error}", game.phase());
+            }
+        }
+    }
+    assert!(lie_low_guesses >= 10, "Lie Low came up only {lie_low_guesses} times");
 }

@@ -28,12 +28,28 @@ pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Deduct
 
 /// The bot's action for `view`, its own role's view, or `None` when it has nothing to do.
 /// Runs on a blocking thread: the hard Fugitive searches for some milliseconds.
+///
+/// A bot's move that the view's legal actions do not allow (a bot bug) is replaced by a random
+/// legal one and logged, so the game goes on instead of waiting for a move that never comes.
 pub fn think(level: Level, view: View) -> Option<Action> {
     let seed = rand::rng().random();
-    match view.viewer {
+    let legal = view.legal_actions();
+    let action = match view.viewer {
         Viewer::Fugitive => FugitiveBot::new(level, seed).act(&FugitiveView::new(view).ok()?),
         Viewer::Marshal => MarshalBot::new(level, seed).act(&MarshalView::new(view).ok()?),
         Viewer::Spectator => None,
+    };
+    match action {
+        Some(action) if legal.contains(&action) => Some(action),
+        other => {
+            tracing::error!(
+                ?level,
+                ?other,
+                "the computer opponent chose no legal move; it plays a random one"
+            );
+            crate::metrics::error("bot_illegal_move");
+            legal.sample(&mut rand::rng())
+        }
     }
 }
 

@@ -40,6 +40,14 @@ async fn play_against(server: &Server, body: Value, me: Role) -> Client {
     panic!("the game did not end");
 }
 
+/// The server replaces a bot's illegal move by a random one so no game stalls; in tests that
+/// must never have been needed.
+async fn assert_no_illegal_bot_move(server: &Server) {
+    let (status, metrics) = http(server.addr, "GET", "/metrics", None).await;
+    assert_eq!(status, 200);
+    assert!(!metrics.to_string().contains("bot_illegal_move"), "a bot chose an illegal move");
+}
+
 #[tokio::test]
 async fn a_whole_game_against_each_computer_opponent() {
     let db = TestDb::sqlite();
@@ -56,6 +64,7 @@ async fn a_whole_game_against_each_computer_opponent() {
         let state = client.wait_state(|s| s["game"] == 2).await;
         assert_eq!(state["view"]["viewer"], "fugitive");
     }
+    assert_no_illegal_bot_move(&server).await;
     server.stop().await;
 }
 
@@ -72,6 +81,7 @@ async fn the_notepad_assist_gives_the_marshal_the_candidates() {
     let candidates = &placed["notepad"]["positions"][0]["candidates"];
     assert!(!candidates.as_array().unwrap().is_empty(), "{placed}");
     assert!(states.last().unwrap().get("notepad").is_none(), "not after the end: all is public");
+    assert_no_illegal_bot_move(&server).await;
     server.stop().await;
 }
 
@@ -104,6 +114,7 @@ async fn the_computer_plays_every_event_variant() {
     let (status, answer) =
         server.http("POST", "/api/rooms", Some(&json!({ "opponent": { "bot": "genius" } }))).await;
     assert_eq!(status, 400, "{answer}");
+    assert_no_illegal_bot_move(&server).await;
     server.stop().await;
 }
 
@@ -122,6 +133,7 @@ async fn the_computer_keeps_its_seat_across_a_restart() {
     assert_eq!(fugitive.act(place).await["ok"], true);
     assert_eq!(fugitive.act(json!({ "type": "end_turn" })).await["ok"], true);
     fugitive.close().await;
+    assert_no_illegal_bot_move(&server).await;
     server.stop().await;
     // Back up with a short pause: the rebuilt room's computer takes its turn by itself.
     let server = Server::start(&db, &["--bot-pause", "1ms"]).await;
@@ -137,5 +149,6 @@ async fn the_computer_keeps_its_seat_across_a_restart() {
     );
     assert!(state.get("notepad").is_none(), "the assist is the Marshal's, not the Fugitive's");
     fugitive.close().await;
+    assert_no_illegal_bot_move(&server).await;
     server.stop().await;
 }
