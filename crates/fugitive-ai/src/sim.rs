@@ -18,6 +18,8 @@ pub struct MatchResult {
     pub actions: usize,
     /// Turns the Marshal began.
     pub marshal_turns: u32,
+    /// The bot whose move was refused (a bot bug); it then resigned, ending the game.
+    pub refused: Option<Role>,
 }
 
 /// Plays one game of a `fugitive` bot against a `marshal` bot. Each bot is handed only its
@@ -26,6 +28,7 @@ pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> M
     let mut game = Game::new(setup);
     let mut fugitive = FugitiveBot::new(fugitive, seed);
     let mut marshal = MarshalBot::new(marshal, seed ^ 0x5eed);
+    let mut refused = None;
     while let Some(role) = game.to_move() {
         if game.actions().len() >= MAX_ACTIONS {
             break;
@@ -34,9 +37,10 @@ pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> M
             Role::Fugitive => fugitive.act(&FugitiveView::of(&game)),
             Role::Marshal => marshal.act(&MarshalView::of(&game)),
         };
-        // A bot always has a move on its turn; resigning is the safe answer if it had none.
-        let action = action.unwrap_or(Action::Resign);
-        if game.apply(role, action).is_err() {
+        // A bot always has a legal move on its turn; if it had none, it resigns and the
+        // result says so, so a bot bug is counted, not taken for a loss.
+        if action.is_none_or(|action| game.apply(role, action).is_err()) {
+            refused = Some(role);
             game.apply(role, Action::Resign).expect("resigning is always legal");
         }
     }
@@ -44,5 +48,6 @@ pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> M
         outcome: game.outcome(),
         actions: game.actions().len(),
         marshal_turns: game.marshal_turns(),
+        refused,
     }
 }

@@ -72,6 +72,10 @@ fn main() -> Result<()> {
     bar.finish_and_clear();
     let results = results.into_inner().expect("no worker panics");
     print!("{}", report(&args, &results));
+    let refused = results.iter().filter(|r| r.refused.is_some()).count();
+    if refused > 0 {
+        bail!("{refused} games ended by a refused bot move: a bot bug");
+    }
     Ok(())
 }
 
@@ -103,6 +107,7 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
     let n = results.len();
     let wins = |role| results.iter().filter(|r| r.outcome.is_some_and(|o| o.winner == role)).count();
     let unfinished = results.iter().filter(|r| r.outcome.is_none()).count();
+    let refused = results.iter().filter(|r| r.refused.is_some()).count();
     let line = |name: &str, k: usize| {
         let (low, high) = wilson(k, n);
         format!(
@@ -114,7 +119,7 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
     };
     let mean = |f: fn(&MatchResult) -> f64| results.iter().map(f).sum::<f64>() / n as f64;
     format!(
-        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}\n{}{}unfinished {unfinished}\naverage length {:.1} actions, {:.1} Marshal turns\n",
+        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}\n{}{}unfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\n",
         n,
         args.fugitive,
         args.marshal,
