@@ -20,14 +20,7 @@ fn set(names: &[&'static str]) -> BTreeSet<&'static str> {
 /// Checks every `state` frame of game `number` that `viewer` ("marshal" or "spectator")
 /// received while the game ran.
 pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
-    for frame in frames.iter().filter(|f| f["type"] != "state") {
-        let allowed = match frame["type"].as_str() {
-            Some("welcome") => set(&["v", "type", "role", "room", "last_seq"]),
-            Some("reply") => set(&["v", "type", "seq", "ok", "error"]),
-            _ => panic!("unexpected frame {frame}"),
-        };
-        assert!(keys(frame).is_subset(&allowed), "{frame}");
-    }
+    assert_only_known_frames(frames);
     let mut checked = 0;
     for frame in frames.iter().filter(|f| f["type"] == "state" && f["game"] == number) {
         assert_eq!(keys(frame), set(&["v", "type", "version", "game", "view", "legal", "room"]), "{frame}");
@@ -103,14 +96,7 @@ pub fn assert_views_replay(
     actions: &[(Role, Action)],
 ) {
     let seed = String::from(setup.seed);
-    for frame in frames.iter().filter(|f| f["type"] != "state") {
-        let allowed = match frame["type"].as_str() {
-            Some("welcome") => set(&["v", "type", "role", "room", "last_seq"]),
-            Some("reply") => set(&["v", "type", "seq", "ok", "error"]),
-            _ => panic!("unexpected frame {frame}"),
-        };
-        assert!(keys(frame).is_subset(&allowed), "{frame}");
-    }
+    assert_only_known_frames(frames);
     let mut checked = 0;
     for frame in frames.iter().filter(|f| f["type"] == "state" && f["game"] == number) {
         let played = (frame["version"].as_u64().unwrap() - base) as usize;
@@ -124,4 +110,16 @@ pub fn assert_views_replay(
         checked += 1;
     }
     assert!(checked > 0);
+}
+
+/// Besides `state`, a socket gets only `welcome` and `reply` frames, with no field beyond theirs.
+fn assert_only_known_frames(frames: &[Value]) {
+    for frame in frames.iter().filter(|f| f["type"] != "state") {
+        let allowed = match frame["type"].as_str() {
+            Some("welcome") => set(&["v", "type", "role", "room", "last_seq"]),
+            Some("reply") => set(&["v", "type", "seq", "ok", "error"]),
+            _ => panic!("unexpected frame {frame}"),
+        };
+        assert!(keys(frame).is_subset(&allowed), "{frame}");
+    }
 }
