@@ -63,7 +63,9 @@ async function assertNoLeak(fugitive, page) {
 async function fugitivePlaceOrPass(page, table) {
   const last = table.trail.at(-1).card;
   const move = plan(table.hand, last, { no42: table.phase === 'opening' });
-  if (move) {
+  // No hideout may be placed at all (e.g. M1 Roadblock under a space out of reach): no panel.
+  const placing = (await page.getByTestId('place').count()) > 0;
+  if (move && placing) {
     for (const card of [move.hideout, ...move.sprints]) await page.getByTestId(`hand-${card}`).click();
     const ok = (await page.getByTestId('verdict').getAttribute('class')).includes('ok');
     if (ok) return acting(page, () => page.getByTestId('place').click());
