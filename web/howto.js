@@ -1,6 +1,8 @@
 // "How to play": a short summary of ../shared/RULES.md in the three languages of the rulebooks.
 
-import { h } from './dom.js';
+import { h, sprintValue } from './dom.js';
+import { cardFace, cardBack } from './table.js';
+import { renderEventCard } from './events.js';
 import { t, language } from './i18n.js';
 
 const TEXT = {
@@ -96,6 +98,55 @@ const TEXT = {
   ],
 };
 
+/// A few cards in a row, as on the table.
+const row = (...items) => h('div', { class: 'howto-row', 'aria-hidden': 'true' }, items);
+const arrow = (text = '→') => h('span', { class: 'howto-arrow' }, text);
+const under = (hideout, sprints) =>
+  h(
+    'span',
+    { class: 'howto-stack' },
+    cardFace(hideout),
+    h(
+      'span',
+      { class: 'sprints' },
+      sprints.map((c) =>
+        h('span', { class: 'chip mini-card' }, c, h('span', { class: 'mini-value' }, `+${sprintValue(c)}`)),
+      ),
+    ),
+  );
+const chips = (numbers, cls) => numbers.map((n) => h('span', { class: ['howto-number', cls] }, n));
+
+/// The illustrated examples: a sprint sum, a guess of several numbers, the Manhunt, the event
+/// cards and the pass bonus, each a picture and a sentence.
+function examples() {
+  const figure = (id, picture) =>
+    h(
+      'figure',
+      { class: 'howto-figure', 'data-testid': `howto-${id}` },
+      picture,
+      h('figcaption', {}, h('strong', {}, t(`howto.${id}.title`)), ' ', t(`howto.${id}.text`)),
+    );
+  return h(
+    'section',
+    { class: 'howto-examples' },
+    h('h3', {}, t('howto.examples')),
+    figure('sprint', row(cardFace(8), arrow(t('howto.sprint.gap')), under(14, [12, 5]))),
+    figure(
+      'guess',
+      h(
+        'div',
+        { class: 'howto-guess', 'aria-hidden': 'true' },
+        row(chips([9, 17], 'right'), arrow(), cardFace(9), cardFace(17)),
+        row(chips([9, 20], 'wrong'), arrow(), cardBack(), cardBack()),
+      ),
+    ),
+    figure('manhunt', row(cardBack(), cardBack(), cardFace(42), arrow(), chips([31], 'right'), chips([35], 'wrong'))),
+    figure('events', h('div', { class: 'howto-row' }, renderEventCard('F3'), renderEventCard('M4'))),
+    figure('pass', row(h('span', { class: 'howto-word' }, t('place.pass')), arrow('+'), cardBack())),
+    figure('keys', row(cardFace(7), cardFace(10), cardFace(42))),
+  );
+}
+
 export function renderHowto(onClose) {
   const sections = TEXT[language()] ?? TEXT.en;
   return h(
@@ -112,5 +163,6 @@ export function renderHowto(onClose) {
       ),
     ),
     sections.map(([title, text]) => h('section', {}, h('h3', {}, title), h('p', {}, text))),
+    examples(),
   );
 }
