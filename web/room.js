@@ -120,6 +120,22 @@ export async function showRoom(root, room) {
   return page;
 }
 
+/// How long a card takes to arrive on the table (the `deal` animation of style.css).
+const ARRIVE_MS = 450;
+
+/// The trail positions that a new state adds or changes (a new hideout, a card turned, a sprint
+/// card added): they arrive animated in the next render only.
+function arrivals(before, msg) {
+  if (!before || before.game !== msg.game) return null;
+  const old = before.view.trail;
+  const changed = new Set();
+  msg.view.trail.forEach((pos, i) => {
+    const was = old[i];
+    if (!was || was.face_up !== pos.face_up || was.sprint_count !== pos.sprint_count) changed.add(i);
+  });
+  return changed;
+}
+
 class RoomPage {
   constructor(root, room) {
     this.root = root;
@@ -135,7 +151,7 @@ class RoomPage {
     this.ownInvite = null; // the invitation for the opponent, opened by the player who holds a seat
     this.confirmResign = false;
     this.inspected = null; // the face-down position the Marshal's notebook shows
-    this.fresh = false; // the next render shows a new state: its new cards arrive animated
+    this.arrivals = null; // trail positions new or turned with the last state: animated once
     this.seats = null; // from GET /api/rooms/{room}, for a server whose states lack `room.seats`
     onLanguageChange(() => this.render());
     setInterval(tickClocks, 250);
@@ -179,7 +195,8 @@ class RoomPage {
   onState(msg) {
     const before = this.msg;
     this.msg = msg;
-    this.fresh = !before || before.version !== msg.version || before.game !== msg.game;
+    const changed = arrivals(before, msg);
+    this.arrivals = changed && changed.size ? { positions: changed, at: performance.now() } : null;
     this.deadline = msg.room.clock ? Date.now() + msg.room.clock.remaining_ms : null;
     const view = msg.view;
     if (before && before.game !== msg.game) {
@@ -262,11 +279,22 @@ class RoomPage {
     const follow = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 8;
     const kept = old ? old.scrollTop : 0;
     replace(this.root, this.msg ? this.table() : this.waiting());
-    this.fresh = false;
     const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
     document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
     const log = this.root.querySelector('.log');
     if (log) log.scrollTop = follow ? log.scrollHeight : kept;
+  }
+
+  /// The positions still arriving, and for how long they have been: a render during the deal
+  /// animation continues it instead of cutting or restarting it.
+  arriving() {
+    if (!this.arrivals) return null;
+    const elapsed = performance.now() - this.arrivals.at;
+    if (elapsed > ARRIVE_MS) {
+      this.arrivals = null;
+      return null;
+    }
+    return { positions: this.arrivals.positions, elapsed };
   }
 
   waiting() {
@@ -350,7 +378,7 @@ class RoomPage {
         this.sharePanel(),
         renderTrail(view, {
           recent: recent.positions,
-          arrive: this.fresh,
+          arrive: this.arriving(),
           inspect:
             me === 'marshal'
               ? (position) => {

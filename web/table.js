@@ -165,64 +165,78 @@ function sprintPile(pos, index) {
 
 /// The trail, card 0 first, each position numbered. A face-down card shows its back and its
 /// sprint cards' count; its number only to the Fugitive (and to everyone once the game is over,
-/// when the view carries it). `opts`: { recent: Set of positions of the last move, arrive: animate
-/// them in, inspect(position) for the Marshal's notebook, inspected: the position it shows }.
+/// when the view carries it). `opts`: { recent: Set of positions of the last move, arrive:
+/// { positions, elapsed } that changed with the last state (animated in), inspect(position) for
+/// the Marshal's notebook, inspected: the position it shows }.
 export function renderTrail(view, opts = {}) {
   const recent = opts.recent ?? new Set();
   const items = view.trail.map((pos, index) => {
-    const known = pos.card !== null && pos.card !== undefined;
-    const state = pos.face_up ? 'face-up' : 'face-down';
-    const label = [
-      t('trail.position', { n: index }),
-      known ? sprintLabel(pos.card) : t('trail.hidden'),
-      pos.face_up ? null : known ? t('trail.faceDownKnown') : null,
-      pos.sprint_count > 0 ? t('trail.sprintCount', { n: pos.sprint_count }) : null,
-      pos.sprints && pos.sprints.length ? t('trail.sprints', { cards: pos.sprints.join(', ') }) : null,
-      recent.has(index) ? t('trail.justNow') : null,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    let face;
-    if (known) face = cardFace(pos.card, { class: pos.face_up ? null : 'secret' });
-    else if (opts.inspect && !view.outcome) {
-      face = h(
-        'button',
-        {
-          type: 'button',
-          class: ['card', 'back', 'inspect', opts.inspected === index ? 'inspected' : null],
-          'data-testid': `inspect-${index}`,
-          'aria-expanded': opts.inspected === index,
-          'aria-controls': opts.inspected === index ? 'notebook' : null,
-          // A label, not text: the card itself shows no digit (the tests read face-down cards).
-          'aria-label': t('notebook.open', { n: index }),
-          onclick: () => opts.inspect(index),
-        },
-        h('img', { class: 'emblem', src: BACK, alt: '' }),
-      );
-    } else face = cardBack();
-    return h(
-      'li',
-      {
-        class: [
-          'trail-card',
-          state,
-          known && !pos.face_up ? 'secret' : null,
-          recent.has(index) ? 'recent' : null,
-          recent.has(index) && opts.arrive ? 'arrive' : null,
-        ],
-        'data-testid': `trail-${index}`,
-        'data-position': index,
-        'data-face-up': pos.face_up,
-        'data-sprint-count': pos.sprint_count,
-        'data-recent': recent.has(index),
-      },
-      h('span', { class: 'pos', 'aria-hidden': 'true' }, index),
-      h('span', { class: 'visually-hidden' }, label),
-      face,
-      sprintPile(pos, index),
-      trailEventsAt(view, index),
-    );
+    const item = trailItem(view, opts, recent, pos, index);
+    // A render during the deal animation continues it where it is (CSSOM, not a style attribute).
+    if (opts.arrive?.positions.has(index)) item.style.setProperty('--arrive-delay', `${-opts.arrive.elapsed}ms`);
+    return item;
   });
+  return trailList(view, items);
+}
+
+/// One position of the trail.
+function trailItem(view, opts, recent, pos, index) {
+  const known = pos.card !== null && pos.card !== undefined;
+  const state = pos.face_up ? 'face-up' : 'face-down';
+  const label = [
+    t('trail.position', { n: index }),
+    known ? sprintLabel(pos.card) : t('trail.hidden'),
+    pos.face_up ? null : known ? t('trail.faceDownKnown') : null,
+    pos.sprint_count > 0 ? t('trail.sprintCount', { n: pos.sprint_count }) : null,
+    pos.sprints && pos.sprints.length ? t('trail.sprints', { cards: pos.sprints.join(', ') }) : null,
+    recent.has(index) ? t('trail.justNow') : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  let face;
+  if (known) face = cardFace(pos.card, { class: pos.face_up ? null : 'secret' });
+  else if (opts.inspect && !view.outcome) {
+    face = h(
+      'button',
+      {
+        type: 'button',
+        class: ['card', 'back', 'inspect', opts.inspected === index ? 'inspected' : null],
+        'data-testid': `inspect-${index}`,
+        'aria-expanded': opts.inspected === index,
+        'aria-controls': opts.inspected === index ? 'notebook' : null,
+        // A label, not text: the card itself shows no digit (the tests read face-down cards).
+        'aria-label': t('notebook.open', { n: index }),
+        onclick: () => opts.inspect(index),
+      },
+      h('img', { class: 'emblem', src: BACK, alt: '' }),
+    );
+  } else face = cardBack();
+  return h(
+    'li',
+    {
+      class: [
+        'trail-card',
+        state,
+        known && !pos.face_up ? 'secret' : null,
+        recent.has(index) ? 'recent' : null,
+        opts.arrive?.positions.has(index) ? 'arrive' : null,
+      ],
+      'data-testid': `trail-${index}`,
+      'data-position': index,
+      'data-face-up': pos.face_up,
+      'data-sprint-count': pos.sprint_count,
+      'data-recent': recent.has(index),
+    },
+    h('span', { class: 'pos', 'aria-hidden': 'true' }, index),
+    h('span', { class: 'visually-hidden' }, label),
+    face,
+    sprintPile(pos, index),
+    trailEventsAt(view, index),
+  );
+}
+
+/// The trail's list, with the empty spaces that hold events and the goal.
+function trailList(view, items) {
   return h(
     'section',
     { class: 'trail-wrap', 'aria-labelledby': 'trail-title' },

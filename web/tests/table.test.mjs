@@ -237,25 +237,41 @@ test('the Marshal against the computer: last move, notebook, warnings, the fold,
       );
       continue;
     }
-    if (round === 1) {
-      assert.equal(await page.locator('body[data-sound]').count(), 1, 'a sound was played for her turn');
-    }
     await guess(page, [table.hand.at(-1)]);
   }
   await checkAxe(page, 'Marshal');
   await shot(page, 'table-marshal');
-  // The log keeps its place while she reads back, and follows when she is at its end.
+  assert.equal(await page.locator('body[data-sound]').count(), 1, 'a sound was played (her turn)');
+  // The log keeps its place while she reads back, and follows when she is at its end. (A shorter
+  // log box makes it scroll whatever the number of entries; language switches re-render it.)
+  await page.evaluate(() => document.styleSheets[0].insertRule('.log { max-height: 60px !important; }'));
   const log = page.getByTestId('log');
-  const overflowing = await log.evaluate((el) => el.scrollHeight > el.clientHeight);
-  if (overflowing) {
-    await log.evaluate((el) => {
-      el.scrollTop = 0;
-    });
-    table = await myMove(page);
-    if (table.phase === 'draw') await draw(page, deckFor(0, { 1: 1, 2: 1, 3: 1 }));
-    else if (table.phase === 'guess') await guess(page, [table.hand.at(-1)]);
-    assert.equal(await log.evaluate((el) => el.scrollTop), 0, 'the log did not jump to the bottom');
+  assert.ok(await log.evaluate((el) => el.scrollHeight > el.clientHeight), 'the log scrolls');
+  await log.evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  await page.getByTestId('lang').selectOption('de');
+  await page.getByTestId('lang').selectOption('en');
+  assert.equal(await log.evaluate((el) => el.scrollTop), 0, 'the log did not jump to the bottom');
+  table = await myMove(page);
+  if (table.phase !== 'over') {
+    await (table.phase === 'draw'
+      ? draw(
+          page,
+          [1, 2, 3].find((d) => d),
+        )
+      : guess(page, [table.hand.at(-1)]));
+    assert.equal(await log.evaluate((el) => el.scrollTop), 0, 'a new entry does not pull the log down either');
   }
+  await log.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  await page.getByTestId('lang').selectOption('de');
+  assert.ok(
+    await log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 8),
+    'at its end, the log follows',
+  );
+  await page.getByTestId('lang').selectOption('en');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -281,7 +297,22 @@ test('the Fugitive on a phone: the fold, footprints, 42, animation, reduced moti
       await checkAxe(page, 'Fugitive on a phone');
       await shot(page, 'table-fugitive-phone');
     }
-    await place(page, move.hideout, move.sprints);
+    // His hideout arrives with a short deal animation, none under prefers-reduced-motion.
+    for (const card of [move.hideout, ...move.sprints]) await page.getByTestId(`hand-${card}`).click();
+    await page.getByTestId('place').click();
+    const animation = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const look = () => {
+            const card = document.querySelector('[data-testid=trail] li.arrive .card');
+            if (card) resolve(getComputedStyle(card).animationName);
+            else requestAnimationFrame(look);
+          };
+          look();
+        }),
+    );
+    assert.equal(animation, reducedMotion === 'reduce' ? 'none' : 'deal', `animation under ${reducedMotion}`);
+    await page.waitForFunction(() => document.querySelector('[data-testid=room]')?.dataset.busy === 'false');
     if (table.phase === 'opening') {
       const ended = await page.getByTestId('end-turn').count();
       if (ended) await acting(page, () => page.getByTestId('end-turn').click());
@@ -297,24 +328,6 @@ test('the Fugitive on a phone: the fold, footprints, 42, animation, reduced moti
     assert.ok((await page.locator('[data-testid^=deck-][data-recent=true]').count()) >= 1, 'the deck drawn from');
     await draw(page, deckFor(table.trail.at(-1).card ?? 0, { 1: 1, 2: 1, 3: 1 }));
     table = await myMove(page);
-    const next = plan(table.hand, table.trail.at(-1).card, {});
-    if (next && next.hideout !== 42) {
-      await page.getByTestId(`hand-${next.hideout}`).click();
-      for (const s of next.sprints) await page.getByTestId(`hand-${s}`).click();
-      await page.getByTestId('place').click();
-      const animation = await page.evaluate(
-        () =>
-          new Promise((resolve) => {
-            const look = () => {
-              const card = document.querySelector('[data-testid=trail] li.arrive .card');
-              if (card) resolve(getComputedStyle(card).animationName);
-              else requestAnimationFrame(look);
-            };
-            look();
-          }),
-      );
-      assert.equal(animation, reducedMotion === 'reduce' ? 'none' : 'deal', `animation under ${reducedMotion}`);
-    }
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
@@ -377,8 +390,27 @@ test('a person invited: the spectator, resign in words, How to play from the tab
   await openHowto(bob, 'table-phone');
   const table = await readTable(alice);
   const move = plan(table.hand, 0, { no42: true });
+  await alice.getByTestId(`hand-${move.hideout}`).click();
+  assert.equal(await aboveFold(alice, 'place'), true, 'Place is above the fold at 1280×800');
+  await alice.getByTestId(`hand-${move.hideout}`).click();
   await place(alice, move.hideout, move.sprints);
   await acting(alice, () => alice.getByTestId('end-turn').click());
+  // The Marshal on a phone: the decks to draw from in sight; her notebook without the assist
+  // lists the numbers the hideout can still be, without shares.
+  await bob.waitForFunction(() => document.querySelector('[data-testid=room]')?.classList.contains('my-turn'));
+  assert.equal(await aboveFold(bob, 'deck-1'), true, 'the decks are above the fold on a phone');
+  await bob.getByTestId('inspect-1').click();
+  const listed = await bob
+    .locator('[data-testid=candidates] button')
+    .evaluateAll((els) => els.map((e) => [Number(e.dataset.number), e.dataset.positionShare ?? null]));
+  assert.ok(listed.length > 0 && listed.every(([n, share]) => n >= 1 && n <= 41 && share === null), `${listed}`);
+  assert.ok(
+    listed.some(([n]) => n === move.hideout),
+    'the true hideout is among them',
+  );
+  await checkAxe(bob, 'Marshal notebook (phone)');
+  await shot(bob, 'table-marshal-notebook-phone');
+  await bob.getByTestId('notebook-close').click();
   await bob.getByTestId('resign').click();
   await acting(bob, () => bob.getByTestId('resign-yes').click());
   await alice.getByTestId('game-over').waitFor();
