@@ -190,7 +190,10 @@ impl Room {
     async fn handle(&mut self, command: Command) {
         match command {
             Command::Join { token, queue, kick, reply } => {
-                let _ = reply.send(self.join(token, queue, kick));
+                // A socket that went away while joining never learns its id: it cannot leave.
+                if let Err(Ok(socket)) = reply.send(self.join(token, queue, kick)) {
+                    self.leave(socket);
+                }
             }
             Command::Leave { socket } => self.leave(socket),
             Command::Request { socket, seq, request, reply } => {

@@ -67,37 +67,68 @@ enum End {
 }
 
 async fn serve(socket: WebSocket, app: AppState, room: Option<Uuid>, permit: OwnedSemaphorePermit) {
-    metrics::socket(1.0);
-    let (sink, stream) = socket.split();
+    // Counted until this task ends, however it ends.
+    let _open = Open::new(permit);
+    let (sink, mut stream) = socket.split();
     let (queue, queued) = mpsc::channel(app.config.socket_queue);
     let (close, closing) = oneshot::channel();
     let mut writer = tokio::spawn(write(sink, queued, closing, app.config.ping_interval));
+    // Set once `writer` has been awaited to completion: a `JoinHandle` is polled only once.
+    let mut written = false;
     let mut session = None;
     let end = match load(&app, room).await {
         Ok((id, room)) => {
             let session =
                 session.insert(Session { app: app.clone(), queue, id, room, joined: None, kick: None });
             tokio::select! {
-                end = session.read(stream) => end,
-                _ = &mut writer => End::Gone,
+                end = session.read(&mut stream) => end,
+                _ = &mut writer => {
+                    written = true;
+                    End::Gone
+                }
             }
         }
         Err(kick) => End::Close(kick),
     };
-    if let End::Close(kick) = end {
-        tracing::debug!(code = kick.code, reason = kick.reason, "closing a socket");
-        let _ = close.send(kick);
-    } else {
-        drop(close);
-    }
-    if tokio::time::timeout(Duration::from_secs(2), &mut writer).await.is_err() {
-        writer.abort();
-    }
+    // The room hears of it first, so presence follows the socket at once.
     if let Some(Session { room, joined: Some(socket), .. }) = &session {
         room.leave(*socket).await;
     }
-    metrics::socket(-1.0);
-    drop(permit);
+    match end {
+        End::Close(kick) if !written => {
+            tracing::debug!(code = kick.code, reason = kick.reason, "closing a socket");
+            let _ = close.send(kick);
+            // Read (and drop) what the peer still sends until it answers the close, for a
+            // bounded time: a socket dropped with unread data is reset by the kernel, and the
+            // peer would never see the close frame (1006 instead of the code).
+            let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+            let _ = tokio::time::timeout(CLOSE_DRAIN, drain).await;
+        }
+        _ => drop(close),
+    }
+    if !written && tokio::time::timeout(CLOSE_DRAIN, &mut writer).await.is_err() {
+        writer.abort();
+    }
+}
+
+/// How long a closing socket is given to send its close frame and read the peer's answer.
+const CLOSE_DRAIN: Duration = Duration::from_secs(2);
+
+/// An open socket: counted in `fugitive_sockets` and holding its permit of `--max-sockets`
+/// until dropped (even by a panic).
+struct Open(#[allow(dead_code)] OwnedSemaphorePermit);
+
+impl Open {
+    fn new(permit: OwnedSemaphorePermit) -> Open {
+        metrics::socket(1.0);
+        Open(permit)
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        metrics::socket(-1.0);
+    }
 }
 
 /// The room a socket asked for, or how to close it.
@@ -126,7 +157,7 @@ struct Session {
 }
 
 impl Session {
-    async fn read(&mut self, mut stream: SplitStream<WebSocket>) -> End {
+    async fn read(&mut self, stream: &mut SplitStream<WebSocket>) -> End {
         let idle_timeout = self.app.config.idle_timeout;
         let mut bucket = Bucket::new(self.app.config.max_messages_per_sec);
         let mut stop = self.app.stop.clone();
@@ -139,13 +170,7 @@ impl Session {
             let message = match frame {
                 Err(_) => return End::Close(Kick { code: 1008, reason: "idle timeout" }),
                 Ok(None) => return End::Gone,
-                Ok(Some(Err(error))) => {
-                    return if too_big(error) {
-                        End::Close(Kick { code: 1009, reason: "message too big" })
-                    } else {
-                        End::Gone
-                    };
-                }
+                Ok(Some(Err(error))) => return read_error(error),
                 Ok(Some(Ok(message))) => message,
             };
             let text = match message {
@@ -235,12 +260,14 @@ async fn kicked(kick: &mut Option<oneshot::Receiver<Kick>>) -> Kick {
     std::future::pending().await
 }
 
-/// Whether a read failed because a message was above the size limit.
-fn too_big(error: axum::Error) -> bool {
-    error
-        .into_inner()
-        .downcast_ref::<tungstenite::Error>()
-        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
+/// How a failed read ends the session: a message above the size limit is closed with 1009, a
+/// text frame that is not UTF-8 with 1007; anything else means the connection is gone.
+fn read_error(error: axum::Error) -> End {
+    match error.into_inner().downcast_ref::<tungstenite::Error>() {
+        Some(tungstenite::Error::Capacity(_)) => End::Close(Kick { code: 1009, reason: "message too big" }),
+        Some(tungstenite::Error::Utf8(_)) => End::Close(Kick { code: 1007, reason: "text is not UTF-8" }),
+        _ => End::Gone,
+    }
 }
 
 /// Drains the socket's queue into the socket and pings; sends the close frame when told.
