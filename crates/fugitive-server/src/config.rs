@@ -43,9 +43,14 @@ pub struct Config {
     #[arg(long, env = "FUGITIVE_MAX_SOCKETS", default_value_t = 10_000)]
     pub max_sockets: usize,
 
-    /// Most WebSockets on one room (players and spectators); more are closed with 1013.
+    /// Most spectators' WebSockets on one room; more are closed with 1013 at `hello`. The two
+    /// players' seats are never refused for lack of room.
     #[arg(long, env = "FUGITIVE_MAX_SOCKETS_PER_ROOM", default_value_t = 64)]
     pub max_sockets_per_room: usize,
+
+    /// A WebSocket that has not joined with `hello` this long after it opened is closed with 1008.
+    #[arg(long, env = "FUGITIVE_HELLO_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub hello_timeout: Duration,
 
     /// Messages queued for one socket; a socket that falls further behind is closed with 1008.
     #[arg(long, env = "FUGITIVE_SOCKET_QUEUE", default_value_t = 32)]

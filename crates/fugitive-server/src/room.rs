@@ -56,7 +56,7 @@ enum Memo {
 /// Limits the room enforces.
 #[derive(Clone, Copy, Debug)]
 pub struct RoomLimits {
-    /// Most sockets on the room.
+    /// Most spectators' sockets on the room (the players' are not counted).
     pub max_sockets: usize,
     /// Unload after this long without a socket (and no running clock).
     pub unload_after: Duration,
@@ -235,9 +235,6 @@ impl Room {
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
     ) -> Result<u64, JoinError> {
-        if self.sockets.len() >= self.limits.max_sockets {
-            return Err(JoinError::Full);
-        }
         let seat = match token {
             None => None,
             Some(token) => {
@@ -248,6 +245,11 @@ impl Room {
                 Some(seat.ok_or(JoinError::BadToken)?)
             }
         };
+        // Only spectators are counted: they must never lock a player out of his seat.
+        let spectators = self.sockets.values().filter(|s| s.seat.is_none()).count();
+        if seat.is_none() && spectators >= self.limits.max_sockets {
+            return Err(JoinError::Full);
+        }
         let presence = self.status().presence;
         let id = self.next_socket;
         self.next_socket += 1;

@@ -5,8 +5,9 @@
 //! the room actor and by the reader) and pings; the reader loop parses client messages, limits
 //! their rate, times out idle peers, and asks the room. Whichever ends first ends the other.
 //!
-//! Close codes: 1001 server shutting down, 1008 flooding / idle / too slow, 1009 message too
-//! big, 1011 server error, 1013 room full, 4004 no such room.
+//! Close codes: 1001 server shutting down, 1007 text not UTF-8, 1008 flooding / idle / too
+//! slow / no `hello` in time, 1009 message too big, 1011 server error, 1013 room full (of
+//! spectators), 4004 no such room.
 
 use std::time::Duration;
 
@@ -161,9 +162,14 @@ impl Session {
         let idle_timeout = self.app.config.idle_timeout;
         let mut bucket = Bucket::new(self.app.config.max_messages_per_sec);
         let mut stop = self.app.stop.clone();
+        let hello_by = Instant::now() + self.app.config.hello_timeout;
         loop {
             let frame = tokio::select! {
                 _ = stop.wait_for(|stop| *stop) => return End::Close(SHUTTING_DOWN),
+                () = tokio::time::sleep_until(hello_by), if self.joined.is_none() => {
+                    metrics::error("hello_timeout");
+                    return End::Close(Kick { code: 1008, reason: "no hello in time" });
+                }
                 kick = kicked(&mut self.kick) => return End::Close(kick),
                 frame = tokio::time::timeout(idle_timeout, stream.next()) => frame,
             };
@@ -240,7 +246,7 @@ impl Session {
                     ));
                 }
                 Ok(Err(JoinError::Full)) => {
-                    return Err(End::Close(Kick { code: 1013, reason: "the room has too many sockets" }));
+                    return Err(End::Close(Kick { code: 1013, reason: "the room has too many spectators" }));
                 }
                 Err(_gone) => continue,
             }

@@ -69,3 +69,40 @@ async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
     client.close().await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn spectators_cannot_lock_a_player_out_of_his_seat() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--max-sockets-per-room", "2"]).await;
+    let seats = create_room(server.addr, json!({ "role": "fugitive" })).await;
+    let _watchers = [
+        Client::join(server.addr, &seats.room, None).await,
+        Client::join(server.addr, &seats.room, None).await,
+    ];
+    let mut third = Client::connect(server.addr, &seats.room).await;
+    third.send_text(json!({ "v": 1, "seq": 1, "type": "hello" }).to_string()).await;
+    assert_eq!(third.closed().await, Some(1013));
+    // Both players come in, and a player on a second device too.
+    let fugitive = Client::join(server.addr, &seats.room, Some(&seats.fugitive_token)).await;
+    let mut marshal = Client::join(server.addr, &seats.room, Some(&seats.marshal_token)).await;
+    let _again = Client::join(server.addr, &seats.room, Some(&seats.fugitive_token)).await;
+    let state = marshal.wait_state(|s| s["room"]["presence"]["fugitive"] == true).await;
+    assert_eq!(state["room"]["presence"]["marshal"], true);
+    fugitive.close().await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_socket_that_never_says_hello_is_closed_with_1008() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--hello-timeout", "300ms"]).await;
+    let seats = create_room(server.addr, json!({})).await;
+    let mut silent = Client::connect(server.addr, &seats.room).await;
+    let mut joined = Client::join(server.addr, &seats.room, None).await;
+    assert_eq!(silent.closed().await, Some(1008));
+    // A joined socket is not concerned: it still gets its answers afterwards.
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let reply = joined.request(json!({ "type": "rematch" })).await;
+    assert_eq!(reply["error"]["code"], "spectator");
+    server.stop().await;
+}
