@@ -11,14 +11,16 @@
 
 use std::time::Duration;
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::http::header::ORIGIN;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
 use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -42,8 +44,8 @@ pub async fn upgrade(
 ) -> Response {
     let origin = headers.get(ORIGIN).map(|o| o.to_str().unwrap_or("(not ASCII)"));
     if !app.origins.allows(origin) {
-        tracing::warn!(?origin, "cross-origin WebSocket refused");
-        return AppError::OriginNotAllowed.into_response();
+        tracing::warn!(?origin, "cross-origin WebSocket refused; see --allowed-origins");
+        return AppError::OriginNotAllowed(origin.unwrap_or_default().to_string()).into_response();
     }
     let Ok(permit) = app.sockets.clone().try_acquire_owned() else {
         return AppError::TooManySockets.into_response();
@@ -57,6 +59,25 @@ pub async fn upgrade(
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| serve(socket, app, Uuid::parse_str(&room).ok(), permit))
+}
+
+/// `GET /api/origin?origin=…`: whether a page of that origin may open a WebSocket. A browser
+/// cannot read the answer to a refused upgrade, so the web client asks here when its socket
+/// never opened, and shows the operator's setting instead of reconnecting for ever. The same
+/// `403 origin_not_allowed` as the upgrade, or `200 {"origin": …, "allowed": true}`.
+pub async fn check_origin(State(app): State<AppState>, RawQuery(query): RawQuery) -> Response {
+    let origin = url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
+        .find(|(key, _)| key == "origin")
+        .map(|(_, value)| value.into_owned());
+    let Some(origin) = origin else {
+        return AppError::BadRequest("the query names no origin: /api/origin?origin=…".into())
+            .into_response();
+    };
+    if app.origins.allows(Some(&origin)) {
+        Json(json!({ "origin": origin, "allowed": true })).into_response()
+    } else {
+        AppError::OriginNotAllowed(origin).into_response()
+    }
 }
 
 /// How a session ended.

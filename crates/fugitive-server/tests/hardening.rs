@@ -106,3 +106,189 @@ async fn a_socket_that_never_says_hello_is_closed_with_1008() {
     assert_eq!(reply["error"]["code"], "spectator");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn room_creation_and_claims_are_rate_limited_per_client_address() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--max-rooms-per-minute", "3"]).await;
+    let client = reqwest::Client::new();
+    let post = |path: String, forwarded: Option<&'static str>, body: serde_json::Value| {
+        let mut request = client.post(format!("http://{}{path}", server.addr)).json(&body);
+        if let Some(address) = forwarded {
+            request = request.header("x-forwarded-for", address);
+        }
+        request.send()
+    };
+    let created = post("/api/rooms".into(), None, json!({})).await.unwrap();
+    assert_eq!(created.status(), 201);
+    let created: serde_json::Value = created.json().await.unwrap();
+    let room = created["room"].as_str().unwrap().to_string();
+    assert_eq!(post("/api/rooms".into(), None, json!({})).await.unwrap().status(), 201);
+    // A claim costs as much as a creation (here a wrong one: refused, but counted).
+    let claim = format!("/api/rooms/{room}/claim");
+    assert_eq!(post(claim.clone(), None, json!({ "invite": "x" })).await.unwrap().status(), 403);
+    // Without --client-ip-header a forwarded address changes nothing.
+    let limited = post("/api/rooms".into(), Some("203.0.113.9"), json!({})).await.unwrap();
+    assert_eq!(limited.status(), 429);
+    let retry: u64 = limited.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "Retry-After: {retry}");
+    let body: serde_json::Value = limited.json().await.unwrap();
+    assert_eq!(body["error"], "rate_limited");
+    assert_eq!(post(claim, None, json!({ "invite": "x" })).await.unwrap().status(), 429);
+    // Other endpoints are not limited.
+    let (status, _) = common::http(server.addr, "GET", &format!("/api/rooms/{room}"), None).await;
+    assert_eq!(status, 200);
+    server.stop().await;
+
+    // Behind a proxy: each client address has its own budget.
+    let server =
+        Server::start(&db, &["--max-rooms-per-minute", "1", "--client-ip-header", "X-Forwarded-For"]).await;
+    let post = |forwarded: &'static str| {
+        client
+            .post(format!("http://{}/api/rooms", server.addr))
+            .header("x-forwarded-for", forwarded)
+            .body("")
+            .send()
+    };
+    assert_eq!(post("203.0.113.9").await.unwrap().status(), 201);
+    assert_eq!(post("198.51.100.1, 203.0.113.9").await.unwrap().status(), 429);
+    assert_eq!(post("203.0.113.10").await.unwrap().status(), 201);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_client_sending_its_headers_slowly_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--header-read-timeout", "500ms"]).await;
+    let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    // A byte every 100 ms: the headers never end; the server must end the connection.
+    let mut cut_off = false;
+    for byte in request.iter().cycle().take(PATIENCE.as_millis() as usize / 100) {
+        if tcp.write_all(&[*byte]).await.is_err() {
+            cut_off = true;
+            break;
+        }
+        let mut buf = [0u8; 512];
+        match tokio::time::timeout(std::time::Duration::from_millis(100), tcp.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => {
+                cut_off = true;
+                break;
+            }
+            Ok(Ok(_)) => {
+                // hyper answers 408 before closing: that is a cut too.
+                cut_off = true;
+                break;
+            }
+            Err(_) => {}
+        }
+    }
+    assert!(cut_off, "the slow client was never cut off");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_request_whose_body_never_ends_gets_408() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--request-timeout", "300ms"]).await;
+    let mut tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let head = "POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{";
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    loop {
+        let n = tokio::time::timeout(PATIENCE, tcp.read(&mut buf)).await.expect("an answer in time").unwrap();
+        answer.extend_from_slice(&buf[..n]);
+        if n == 0 || String::from_utf8_lossy(&answer).contains("request_timeout") {
+            break;
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains(r#""error":"request_timeout""#), "{answer}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_missing_web_directory_stops_the_start_naming_the_path_and_the_flag() {
+    use clap::Parser;
+    let db = TestDb::sqlite();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let config = fugitive_server::Config::try_parse_from([
+        "fugitive-server",
+        "--database-url",
+        &db.url,
+        "--web-dir",
+        "/nonexistent-web",
+    ])
+    .unwrap();
+    let error = fugitive_server::run(listener, config, async {}).await.expect_err("no web client");
+    let message = error.to_string();
+    assert!(message.contains("/nonexistent-web") && message.contains("--web-dir"), "{message}");
+}
+
+#[tokio::test]
+async fn the_static_server_serves_only_the_client_with_safe_and_revalidating_headers() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let client = reqwest::Client::new();
+    let get = |path: &str| client.get(format!("http://{}{path}", server.addr)).send();
+    for path in ["/", "/app.js", "/style.css", "/i18n/en.js", "/room/6f1c1ad8-7a4c-4e8e-9a47-3d0b8b4a4e6b"] {
+        let response = get(path).await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        let headers = response.headers();
+        assert!(headers["content-security-policy"].to_str().unwrap().contains("default-src 'self'"));
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+        assert_eq!(headers["referrer-policy"], "no-referrer");
+        assert_eq!(headers["cache-control"], "no-cache", "{path}");
+        let modified = headers["last-modified"].clone();
+        // Unchanged since: 304, nothing downloaded again.
+        let again = client
+            .get(format!("http://{}{path}", server.addr))
+            .header("if-modified-since", modified)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+    }
+    for path in
+        ["/package.json", "/package-lock.json", "/tests/harness.mjs", "/tests/game.test.mjs", "/README.md"]
+    {
+        assert_eq!(get(path).await.unwrap().status(), 404, "{path}");
+    }
+    // The API's answers carry the same headers.
+    let health = get("/healthz").await.unwrap();
+    assert_eq!(health.headers()["x-content-type-options"], "nosniff");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_page_can_ask_whether_its_origin_may_open_a_socket() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--allowed-origins", "https://fugitive.example"]).await;
+    let (status, body) =
+        common::http(server.addr, "GET", "/api/origin?origin=https%3A%2F%2Ffugitive.example", None).await;
+    assert_eq!((status, body["allowed"].as_bool()), (200, Some(true)), "{body}");
+    let (status, body) =
+        common::http(server.addr, "GET", "/api/origin?origin=http%3A%2F%2F10.0.0.5%3A8080", None).await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("origin_not_allowed")), "{body}");
+    let message = body["message"].as_str().unwrap();
+    assert!(message.contains("http://10.0.0.5:8080") && message.contains("--allowed-origins"), "{message}");
+    // The refused upgrade itself answers the same JSON error.
+    let url = format!("ws://{}/ws/v1/rooms/{}", server.addr, uuid::Uuid::new_v4());
+    let mut request =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(url).unwrap();
+    request.headers_mut().insert("origin", "http://10.0.0.5:8080".parse().unwrap());
+    match tokio_tungstenite::connect_async(request).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 403);
+            let body: serde_json::Value =
+                serde_json::from_slice(response.body().as_deref().unwrap()).unwrap();
+            assert_eq!(body["error"], "origin_not_allowed");
+        }
+        other => panic!("expected a 403, got {:?}", other.map(|_| ())),
+    }
+    server.stop().await;
+}
