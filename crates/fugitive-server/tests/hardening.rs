@@ -292,3 +292,80 @@ async fn a_page_can_ask_whether_its_origin_may_open_a_socket() {
     }
     server.stop().await;
 }
+
+/// The rules of `docs/protocol.md` that decide between two refusals.
+#[tokio::test]
+async fn before_hello_a_bad_message_is_named_and_unknown_fields_are_ignored_outside_action() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let seats = create_room(server.addr, json!({ "role": "fugitive" })).await;
+    let mut client = Client::connect(server.addr, &seats.room).await;
+    // The message is read before the socket's state is looked at: an unknown `type` (or a
+    // malformed message) is named as such even before `hello`.
+    let reply = client.request(json!({ "type": "teleport" })).await;
+    assert_eq!(reply["error"]["code"], "unknown_message");
+    let reply = client.request(json!({ "type": "action", "action": { "type": "fly" } })).await;
+    assert_eq!(reply["error"]["code"], "malformed");
+    let reply = client.request(json!({ "type": "action", "action": { "type": "pass" } })).await;
+    assert_eq!(reply["error"]["code"], "hello_first");
+    // Unknown top-level fields are ignored…
+    let reply =
+        client.request(json!({ "type": "hello", "token": seats.fugitive_token, "colour": "red" })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    // …but refused inside `action`.
+    let legal = client.state.as_ref().unwrap()["legal"].clone();
+    let hideout = legal["placements"][0]["hideout"].clone();
+    let reply = client
+        .request(
+            json!({ "type": "action", "action": { "type": "place", "hideout": hideout, "colour": "red" } }),
+        )
+        .await;
+    assert_eq!(reply["error"]["code"], "malformed", "{reply}");
+    let reply = client
+        .request(json!({ "type": "action", "trace": 1, "action": { "type": "place", "hideout": hideout } }))
+        .await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    server.stop().await;
+}
+
+/// `docs/protocol.md`: a replay's actions come back normalized: numbers sorted, `sprints`
+/// always present.
+#[tokio::test]
+async fn replay_actions_come_back_normalized() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let mut table = common::Table::open(server.addr, json!({ "role": "fugitive" })).await;
+    let legal = table.fugitive.state.as_ref().unwrap()["legal"].clone();
+    let hideout = legal["placements"][0]["hideout"].as_u64().unwrap();
+    assert_eq!(table.fugitive.act(json!({ "type": "place", "hideout": hideout })).await["ok"], true);
+    assert_eq!(table.fugitive.act(json!({ "type": "end_turn" })).await["ok"], true);
+    let mut version = 2;
+    table.sync(version).await;
+    // The Marshal draws what she must (R8), then guesses.
+    while table.marshal.state.as_ref().unwrap()["legal"]["guess"].is_null() {
+        let draw = table.marshal.state.as_ref().unwrap()["legal"]["draws"][0].clone();
+        assert_eq!(table.marshal.act(json!({ "type": "draw", "deck": draw })).await["ok"], true);
+        version += 1;
+        table.sync(version).await;
+    }
+    let drawn = usize::try_from(version).unwrap();
+    let legal = table.marshal.state.as_ref().unwrap()["legal"]["guess"]["numbers"].clone();
+    // Two numbers that are not the hideout, named in descending order.
+    let mut numbers: Vec<u64> =
+        legal.as_array().unwrap().iter().filter_map(|n| n.as_u64()).filter(|&n| n != hideout).collect();
+    numbers.sort_unstable_by(|a, b| b.cmp(a));
+    numbers.truncate(2);
+    assert_eq!(table.marshal.act(json!({ "type": "guess", "numbers": numbers })).await["ok"], true);
+    assert_eq!(table.marshal.act(json!({ "type": "resign" })).await["ok"], true);
+    let (status, replay) =
+        common::http(server.addr, "GET", &format!("/api/rooms/{}/games/1", table.seats.room), None).await;
+    assert_eq!(status, 200, "{replay}");
+    let actions = replay["actions"].as_array().unwrap();
+    assert_eq!(actions[0], json!(["fugitive", { "type": "place", "hideout": hideout, "sprints": [] }]));
+    numbers.reverse();
+    assert_eq!(actions[drawn], json!(["marshal", { "type": "guess", "numbers": numbers }]));
+    // After the end every card is shown, but a hideout never found stays face down.
+    let trail = &replay["view"]["trail"][1];
+    assert_eq!((trail["card"].as_u64(), trail["face_up"].as_bool()), (Some(hideout), Some(false)), "{trail}");
+    server.stop().await;
+}
