@@ -70,7 +70,8 @@ pub enum ServerError {
 /// Serves `listener` with `config` until `shutdown` completes, then shuts down gracefully.
 ///
 /// # Errors
-/// When the database cannot be opened or migrated, or the listener fails.
+/// When `--web-dir` has no web client, the database cannot be opened or migrated, or the
+/// listener fails.
 pub async fn run(
     listener: TcpListener,
     mut config: Config,

@@ -3,7 +3,9 @@
 //! Before the upgrade: the `Origin` allowlist (cross-site WebSocket hijacking) and the server's
 //! socket cap. After it, the socket is split: a writer task drains the socket's queue (fed by
 //! the room actor and by the reader) and pings; the reader loop parses client messages, limits
-//! their rate, times out idle peers, and asks the room. Whichever ends first ends the other.
+//! their rate, times out idle peers and peers that never say `hello`, and asks the room.
+//! Whichever ends first ends the other. A socket the server closes is drained of what the peer
+//! still sends until the peer answers the close, so the close frame is not lost to a reset.
 //!
 //! Close codes: 1001 server shutting down, 1007 text not UTF-8, 1008 flooding / idle / too
 //! slow / no `hello` in time, 1009 message too big, 1011 server error, 1013 room full (of
@@ -138,12 +140,14 @@ const CLOSE_DRAIN: Duration = Duration::from_secs(2);
 
 /// An open socket: counted in `fugitive_sockets` and holding its permit of `--max-sockets`
 /// until dropped (even by a panic).
-struct Open(#[allow(dead_code)] OwnedSemaphorePermit);
+struct Open {
+    _permit: OwnedSemaphorePermit,
+}
 
 impl Open {
     fn new(permit: OwnedSemaphorePermit) -> Open {
         metrics::socket(1.0);
-        Open(permit)
+        Open { _permit: permit }
     }
 }
 

@@ -16,9 +16,16 @@ async fn sockets_gauge(server: &Server) -> f64 {
         .map_or(0.0, |value| value.trim().parse().unwrap())
 }
 
+/// One test for both databases, one after the other: the gauge counts every server of the process.
 #[tokio::test]
-async fn sqlite_drops_right_after_a_move_leave_no_presence_and_no_socket_behind() {
-    let db = TestDb::sqlite();
+async fn drops_right_after_a_move_leave_no_presence_and_no_socket_behind() {
+    drops(TestDb::sqlite()).await;
+    if let Some(db) = TestDb::postgres("drops_right_after_a_move (PostgreSQL)").await {
+        drops(db).await;
+    }
+}
+
+async fn drops(db: TestDb) {
     let server = Server::start(&db, &[]).await;
     for attempt in 0..40 {
         let seats = create_room(server.addr, json!({ "role": "fugitive" })).await;
@@ -47,4 +54,5 @@ async fn sqlite_drops_right_after_a_move_leave_no_presence_and_no_socket_behind(
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     server.stop().await;
+    db.drop_database().await;
 }

@@ -32,9 +32,11 @@ fn spawn(shell_prefix: &str, args: &[&str]) -> Child {
         .unwrap()
 }
 
+/// Waits until `/healthz` answers: the server has started and said so.
 async fn wait_listening(addr: std::net::SocketAddr) {
     let started = tokio::time::Instant::now();
-    while tokio::net::TcpStream::connect(addr).await.is_err() {
+    let client = reqwest::Client::new();
+    while client.get(format!("http://{addr}/healthz")).send().await.is_err() {
         assert!(started.elapsed() < PATIENCE, "the server did not start listening");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
