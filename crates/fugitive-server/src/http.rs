@@ -9,7 +9,7 @@ use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
 use axum::http::header::RETRY_AFTER;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -248,7 +248,7 @@ fn room_id(text: &str) -> Result<Uuid, AppError> {
 
 async fn create_room(
     State(app): State<AppState>,
-    Peer { 0: peer }: Peer,
+    ConnectInfo(peer): Peer,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse, AppError> {
@@ -312,7 +312,7 @@ where
 
 async fn claim_seat(
     State(app): State<AppState>,
-    Peer { 0: peer }: Peer,
+    ConnectInfo(peer): Peer,
     headers: HeaderMap,
     Path(room): Path<String>,
     body: Result<Bytes, BytesRejection>,
