@@ -316,7 +316,10 @@ class RoomPage {
     if (own) lines.push(own);
     if (this.notice) lines.push(h('p', { class: 'notice', 'data-testid': 'notice', role: 'status' }, this.notice));
     if (this.status === 'gone') lines.push(h('p', { class: 'alert', 'data-testid': 'connection' }, t('conn.gone')));
-    else if (this.status === 'waiting' || this.status === 'reconnecting') {
+    else if (this.status === 'origin') {
+      const text = t('conn.origin', { origin: location.origin });
+      lines.push(h('p', { class: 'alert', 'data-testid': 'connection' }, text));
+    } else if (this.status === 'waiting' || this.status === 'reconnecting') {
       lines.push(h('p', { class: 'alert', 'data-testid': 'connection', role: 'status' }, t('conn.reconnecting')));
     }
     const msg = this.msg;

@@ -93,6 +93,8 @@ export default {
   'error.spectator': 'Zuschauer können nur zuschauen.',
   'conn.reconnecting': 'Verbindung verloren. Neuer Versuch…',
   'conn.gone': 'Diesen Spieltisch gibt es nicht oder nicht mehr.',
+  'conn.origin':
+    'Dieser Server nimmt keine Spiele von {origin} an. Wer ihn betreibt, muss {origin} zu --allowed-origins (FUGITIVE_ALLOWED_ORIGINS) hinzufügen und ihn neu starten.',
   'presence.notJoined': 'Warte darauf, dass dein Gegner beitritt.',
   'presence.away.fugitive': 'Der Flüchtende hat den Tisch verlassen. Er kann jederzeit zurückkommen.',
   'presence.away.marshal': 'Die Polizeichefin hat den Tisch verlassen. Sie kann jederzeit zurückkommen.',

@@ -93,6 +93,8 @@ export default {
   'error.spectator': 'Spectators can only watch.',
   'conn.reconnecting': 'Connection lost. Reconnecting…',
   'conn.gone': 'This room does not exist or has expired.',
+  'conn.origin':
+    'This server does not accept games from {origin}. Whoever runs it must add {origin} to --allowed-origins (FUGITIVE_ALLOWED_ORIGINS) and restart it.',
   'presence.notJoined': 'Waiting for your opponent to join.',
   'presence.away.fugitive': 'The Fugitive has left the table. He can come back at any time.',
   'presence.away.marshal': 'The Marshal has left the table. She can come back at any time.',

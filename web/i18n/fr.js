@@ -94,6 +94,8 @@ export default {
   'error.spectator': 'Les spectateurs peuvent seulement regarder.',
   'conn.reconnecting': 'Connexion perdue. Reconnexion…',
   'conn.gone': 'Cette table n’existe pas ou a expiré.',
+  'conn.origin':
+    'Ce serveur n’accepte pas les parties venant de {origin}. Son administrateur doit ajouter {origin} à --allowed-origins (FUGITIVE_ALLOWED_ORIGINS) puis le redémarrer.',
   'presence.notJoined': 'En attente de ton adversaire.',
   'presence.away.fugitive': 'Le Fugitif a quitté la table. Il peut revenir à tout moment.',
   'presence.away.marshal': 'La Marshall a quitté la table. Elle peut revenir à tout moment.',
