@@ -116,36 +116,34 @@ const under = (hideout, sprints) =>
   );
 const chips = (numbers, cls) => numbers.map((n) => h('span', { class: ['howto-number', cls] }, n));
 
-/// The illustrated examples: a sprint sum, a guess of several numbers, the Manhunt, the event
-/// cards and the pass bonus, each a picture and a sentence.
-function examples() {
-  const figure = (id, picture) =>
+/// The drawn examples, each a picture and a sentence.
+const PICTURES = {
+  keys: () => row(cardFace(7), cardFace(10), cardFace(42)),
+  sprint: () => row(cardFace(8), arrow(t('howto.sprint.gap')), under(14, [12, 5])),
+  guess: () =>
     h(
-      'figure',
-      { class: 'howto-figure', 'data-testid': `howto-${id}` },
-      picture,
-      h('figcaption', {}, h('strong', {}, t(`howto.${id}.title`)), ' ', t(`howto.${id}.text`)),
-    );
-  return h(
-    'section',
-    { class: 'howto-examples' },
-    h('h3', {}, t('howto.examples')),
-    figure('sprint', row(cardFace(8), arrow(t('howto.sprint.gap')), under(14, [12, 5]))),
-    figure(
-      'guess',
-      h(
-        'div',
-        { class: 'howto-guess', 'aria-hidden': 'true' },
-        row(chips([9, 17], 'right'), arrow(), cardFace(9), cardFace(17)),
-        row(chips([9, 20], 'wrong'), arrow(), cardBack(), cardBack()),
-      ),
+      'div',
+      { class: 'howto-guess', 'aria-hidden': 'true' },
+      row(chips([9, 17], 'right'), arrow(), cardFace(9), cardFace(17)),
+      row(chips([9, 20], 'wrong'), arrow(), cardBack(), cardBack()),
     ),
-    figure('manhunt', row(cardBack(), cardBack(), cardFace(42), arrow(), chips([31], 'right'), chips([35], 'wrong'))),
-    figure('events', h('div', { class: 'howto-row' }, renderEventCard('F3'), renderEventCard('M4'))),
-    figure('pass', row(h('span', { class: 'howto-word' }, t('place.pass')), arrow('+'), cardBack())),
-    figure('keys', row(cardFace(7), cardFace(10), cardFace(42))),
+  manhunt: () => row(cardBack(), cardBack(), cardFace(42), arrow(), chips([31], 'right'), chips([35], 'wrong')),
+  events: () => h('div', { class: 'howto-row' }, renderEventCard('F3'), renderEventCard('M4')),
+  pass: () => row(h('span', { class: 'howto-word' }, t('place.pass')), arrow('+'), cardBack()),
+};
+
+function figure(id) {
+  return h(
+    'figure',
+    { class: 'howto-figure', 'data-testid': `howto-${id}` },
+    PICTURES[id](),
+    h('figcaption', {}, h('strong', {}, t(`howto.${id}.title`)), ' ', t(`howto.${id}.text`)),
   );
 }
+
+// The picture that follows each section of TEXT (by index): the cards, a sprint, a guess, the
+// Manhunt; the event cards and the pass bonus close the walkthrough.
+const AFTER = { 1: 'keys', 3: 'sprint', 4: 'guess', 5: 'manhunt' };
 
 export function renderHowto(onClose) {
   const sections = TEXT[language()] ?? TEXT.en;
@@ -162,7 +160,9 @@ export function renderHowto(onClose) {
         t('howto.close'),
       ),
     ),
-    sections.map(([title, text]) => h('section', {}, h('h3', {}, title), h('p', {}, text))),
-    examples(),
+    sections.map(([title, text], i) =>
+      h('section', {}, h('h3', {}, title), h('p', {}, text), AFTER[i] ? figure(AFTER[i]) : null),
+    ),
+    h('section', {}, h('h3', {}, t('howto.options')), figure('events'), figure('pass')),
   );
 }

@@ -93,7 +93,8 @@ export function positionCandidates(view, notepad, position) {
       break;
     }
   }
-  let high = 41;
+  // The trail climbs: every face-down card after it needs a higher number (41 at most).
+  let high = 41 - (trail.length - 1 - position);
   for (let i = position + 1; i < trail.length; i += 1) {
     if (trail[i].card !== null && trail[i].card !== undefined) {
       high = Math.min(41, trail[i].card - (i - position));

@@ -384,7 +384,7 @@ export default {
   'sound.label': 'Ton',
   'sound.on': 'Ton an',
   'sound.off': 'Ton aus',
-  'howto.examples': 'So sieht es auf dem Tisch aus',
+  'howto.options': 'Spieloptionen',
   'howto.sprint.gap': '+6',
   'howto.sprint.title': 'Ein Sprint.',
   'howto.sprint.text':

@@ -380,7 +380,7 @@ export default {
   'sound.label': 'Sound',
   'sound.on': 'Sound on',
   'sound.off': 'Sound off',
-  'howto.examples': 'Seen on the table',
+  'howto.options': 'Game options',
   'howto.sprint.gap': '+6',
   'howto.sprint.title': 'A sprint.',
   'howto.sprint.text':

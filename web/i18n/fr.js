@@ -388,7 +388,7 @@ export default {
   'sound.label': 'Son',
   'sound.on': 'Son activé',
   'sound.off': 'Son coupé',
-  'howto.examples': 'Ce que l’on voit sur la table',
+  'howto.options': 'Options de jeu',
   'howto.sprint.gap': '+6',
   'howto.sprint.title': 'Un sprint.',
   'howto.sprint.text':
