@@ -119,10 +119,15 @@ export function guessWarnings(view, notepad, numbers) {
   return reasons;
 }
 
-/// `notes`: { mode, selected: Set, marks: {n: mark}, assist }, `assist` being the server's
-/// deduction (`state.notepad`) when the room has the notepad assist. `on`: { pick(n), mode(m) }.
+/// `notes`: { mode, selected: Set, marks: {n: mark}, assist, inspected }, `assist` being the
+/// server's deduction (`state.notepad`) when the room has the notepad assist and `inspected` the
+/// position open in the notebook (its shares replace the board's). `on`: { pick(n), mode(m) }.
 export function renderBoard(view, legal, notes, on) {
   const k = knowledge(view, notes.assist);
+  const focus =
+    k.assisted && notes.inspected !== null && notes.inspected !== undefined
+      ? new Map(positionCandidates(view, notes.assist, notes.inspected).map((c) => [c.number, c.share]))
+      : null;
   const guessing = legal?.guess ?? null;
   const allowed = new Set(guessing?.numbers ?? []);
   const numbers = [];
@@ -142,9 +147,12 @@ export function renderBoard(view, legal, notes, on) {
                 : null;
     const states = [fact, notes.marks[n] ?? null, notes.selected.has(n) ? 'selected' : null].filter(Boolean);
     const share = k.shares.get(n);
-    const percent = share ? percentText(share) : null;
+    // With a position open in the notebook, the board shows that position's shares.
+    const shown = focus ? (focus.get(n) ?? null) : (share ?? null);
+    const percent = shown ? percentText(shown) : null;
     const words = states.filter((s) => s !== 'selected').map((s) => t(`board.state.${s}`));
-    if (share) words.push(t('board.assist', { percent }));
+    if (shown)
+      words.push(focus ? t('board.assistAt', { percent, n: notes.inspected }) : t('board.assist', { percent }));
     const inGuess = notes.mode === 'guess';
     numbers.push(
       h(
@@ -158,7 +166,7 @@ export function renderBoard(view, legal, notes, on) {
           onclick: () => on.pick(n),
         },
         n,
-        share ? h('span', { class: 'odds', 'aria-hidden': 'true' }, `${percent}%`) : null,
+        shown ? h('span', { class: 'odds', 'aria-hidden': 'true' }, `${percent}%`) : null,
         words.length ? h('span', { class: 'visually-hidden' }, `, ${words.join(', ')}`) : null,
       ),
     );
@@ -188,6 +196,13 @@ export function renderBoard(view, legal, notes, on) {
       ),
     ),
     h('div', { class: 'numbers', 'data-testid': 'board' }, numbers),
+    k.assisted
+      ? h(
+          'p',
+          { class: 'odds-note', 'data-testid': 'odds-note' },
+          focus ? t('board.oddsAt', { n: notes.inspected }) : t('board.oddsAny'),
+        )
+      : null,
     h(
       'p',
       { class: 'legend' },

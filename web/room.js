@@ -474,6 +474,7 @@ class RoomPage {
     if (view.outcome) return null;
     const single = legal?.guess?.single ?? false;
     this.notes.assist = this.msg.notepad;
+    this.notes.inspected = this.inspected;
     const action = renderGuessAction(view, live, this.notes, {
       guess: (force) => {
         const numbers = [...this.notes.selected].sort((a, b) => a - b);

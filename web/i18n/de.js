@@ -405,4 +405,8 @@ export default {
   'howto.keys.text':
     'Die Fußspuren unter einer Zahl sind ihr Sprintwert: eine bei ungeraden Karten, zwei bei geraden. Die 42 ist die Fluchtkarte: Sie wird offen gelegt und sprintet nie. Die Plätze der Reihe sind ab 0 über den Karten nummeriert.',
   'card.sprintValue': 'Sprint +{value}',
+  'board.assistAt': '{percent} % wahrscheinlich auf Platz {n}',
+  'board.oddsAt': 'Prozente: der Anteil jeder Zahl auf Platz {n} (zusammen 100 %).',
+  'board.oddsAny':
+    'Prozente: wie wahrscheinlich jede Zahl irgendwo ein verdecktes Versteck ist. Tippe auf eine Kartenrückseite in der Reihe für einen Platz.',
 };

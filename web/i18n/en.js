@@ -401,4 +401,8 @@ export default {
   'howto.keys.text':
     'Footprints under a number are its sprint value: one for odd cards, two for even. 42 is the escape card: it is placed face up and never sprints. Trail positions are numbered from 0 above the cards.',
   'card.sprintValue': 'sprint +{value}',
+  'board.assistAt': '{percent}% likely at position {n}',
+  'board.oddsAt': 'Percentages: the share of each number at position {n} (they add up to 100 %).',
+  'board.oddsAny':
+    'Percentages: how likely each number is a face-down hideout somewhere. Tap a card back on the trail for one position.',
 };

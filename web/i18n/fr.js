@@ -409,4 +409,8 @@ export default {
   'howto.keys.text':
     'Les empreintes sous un nombre sont sa valeur de sprint : une pour les cartes impaires, deux pour les paires. Le 42 est la carte d’évasion : il est posé face visible et ne sprinte jamais. Les positions de la rangée sont numérotées à partir de 0 au-dessus des cartes.',
   'card.sprintValue': 'valeur de sprint +{value}',
+  'board.assistAt': '{percent} % de chances en position {n}',
+  'board.oddsAt': 'Pourcentages : la part de chaque nombre en position {n} (100 % en tout).',
+  'board.oddsAny':
+    'Pourcentages : la probabilité que chaque nombre soit une cachette face cachée quelque part. Touche un dos de carte sur la rangée pour une position.',
 };

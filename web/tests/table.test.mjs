@@ -205,6 +205,12 @@ test('the Marshal against the computer: last move, notebook, warnings, the fold,
   await shot(page, 'table-marshal-notebook');
   // A tap on a candidate adds it to the guess.
   const firstCandidate = await page.locator('[data-testid=candidates] button').first().getAttribute('data-number');
+  // With the position open, the board shows that position's shares too.
+  assert.equal(
+    await page.locator(`[data-testid=number-${firstCandidate}] .odds`).textContent(),
+    await page.locator(`[data-testid=candidate-${firstCandidate}] .cand-share`).textContent(),
+  );
+  assert.match(await page.getByTestId('odds-note').textContent(), /position 1/);
   await page.getByTestId(`candidate-${firstCandidate}`).click();
   assert.equal(await page.getByTestId(`number-${firstCandidate}`).getAttribute('aria-pressed'), 'true');
   await page.getByTestId('notebook-close').click();
