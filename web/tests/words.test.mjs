@@ -89,6 +89,8 @@ const EVENTS = [
   { type: 'moved_to_bottom', deck: 3, moved: true },
   { type: 'moved_to_bottom', deck: 3, moved: false },
   { type: 'declined', role: 'fugitive', card: 'F5' },
+  // The pass bonus (R11a) is declined without a card.
+  { type: 'declined', role: 'fugitive', card: null },
 ];
 
 test('every history entry is a filled-in sentence in every language, for every viewer (R8a, R13)', () => {
@@ -111,6 +113,7 @@ test('every history entry is a filled-in sentence in every language, for every v
   assert.equal(sentence(entry('stakeout_counted'), 'fugitive'), 'One face-down hideout lies in 15–28.');
   setLanguage('de');
   assert.equal(sentence(entry('event_drawn'), 'marshal'), 'Du hast das Ereignis Ringfahndung von Stapel 2 gezogen.');
+  assert.equal(sentence(EVENTS.at(-1), 'marshal'), 'Der Flüchtende hat keine Bonuskarte gezogen.');
   setLanguage('fr');
   assert.equal(sentence(entry('declined'), 'fugitive'), 'Tu as renoncé à Écran de fumée.');
   setLanguage('en');

@@ -36,6 +36,10 @@ pub enum Decision {
     /// N6: the drawer may put a card of their hand at the bottom of its deck ([`Choice::Card`]
     /// or [`Choice::Decline`]).
     ChangeOfPlans,
+    /// R11a: after a pass, with `pass_bonus_draw`, the Fugitive may draw a bonus card from the
+    /// lowest-numbered non-empty deck ([`Choice::Deck`] or [`Choice::Decline`]). No event card
+    /// asks this one: the phase's `card` is `None`.
+    PassBonus,
 }
 
 /// An answer to a [`Decision`], sent as `{"type":"choose","choice":{"kind":…}}`.
@@ -69,7 +73,7 @@ pub enum Choice {
         /// The number.
         number: Card,
     },
-    /// A deck.
+    /// A deck (N5), or the pass bonus's deck (R11a).
     Deck {
         /// The deck.
         deck: Deck,
@@ -79,7 +83,7 @@ pub enum Choice {
         /// Whether to move it.
         bottom: bool,
     },
-    /// Use the option not to act (F5, N6).
+    /// Use the option not to act (F5, N6, the pass bonus of R11a).
     Decline,
 }
 
@@ -99,6 +103,9 @@ impl Decision {
             Decision::ChangeOfPlans => {
                 "put a card of your hand from decks 1–3 at the bottom of its deck, or decline (N6)"
             }
+            Decision::PassBonus => {
+                "draw the bonus card from the lowest-numbered non-empty deck, or decline (R11a)"
+            }
         }
     }
 }
@@ -106,7 +113,7 @@ impl Decision {
 impl Decision {
     /// Every legal answer to this decision (E3), from what the chooser knows: their `hand`, the
     /// positions of the face-down hideouts, the numbers face up on the trail and the decks that
-    /// are not empty. Empty when there is no answer at all; the event then has no effect and is
+    /// are not empty, deck 1 first. Empty when there is no answer at all; the event then has no effect and is
     /// never asked.
     pub fn choices(self, hand: Cards, hidden: &[usize], face_up: Cards, decks: &[Deck]) -> Vec<Choice> {
         let from_decks = |hand: Cards| hand.iter().filter(|&c| Deck::of(c).is_some());
@@ -138,6 +145,9 @@ impl Decision {
             Decision::ChangeOfPlans => {
                 or_decline(from_decks(hand).map(|card| Choice::Card { card }).collect())
             }
+            Decision::PassBonus => {
+                or_decline(decks.first().map(|&deck| Choice::Deck { deck }).into_iter().collect())
+            }
         }
     }
 }
@@ -146,7 +156,7 @@ impl Game {
     /// Every legal answer to `decision` by `role` now ([`Decision::choices`]).
     pub(crate) fn choices(&self, role: Role, decision: Decision) -> Vec<Choice> {
         let hidden: Vec<usize> = self.trail.hidden().map(|(position, _)| position).collect();
-        let face_up: Cards = self.trail.positions().iter().filter(|h| h.face_up).map(|h| h.card).collect();
+        let face_up = self.trail.face_up();
         let decks: Vec<Deck> = Deck::ALL.into_iter().filter(|&d| !self.deck(d).is_empty()).collect();
         decision.choices(self.hands[role], &hidden, face_up, &decks)
     }
@@ -161,7 +171,7 @@ impl View {
             return Vec::new();
         }
         let hidden: Vec<usize> = (0..self.trail.len()).filter(|&i| !self.trail[i].face_up).collect();
-        let face_up: Cards = self.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card).collect();
+        let face_up = self.face_up();
         let decks: Vec<Deck> = self.decks.iter().filter(|d| d.size > 0).map(|d| d.deck).collect();
         decision.choices(self.hands[role].cards.unwrap_or_default(), &hidden, face_up, &decks)
     }

@@ -178,12 +178,12 @@ pub enum Event {
         /// Whether it moved.
         moved: bool,
     },
-    /// `role` chose not to act on `card` (F5, N6).
+    /// `role` chose not to act on `card` (F5, N6), or not to draw the pass bonus (R11a).
     Declined {
         /// Who declined.
         role: Role,
-        /// The card.
-        card: EventCard,
+        /// The card; `None` for the pass bonus.
+        card: Option<EventCard>,
     },
 }
 

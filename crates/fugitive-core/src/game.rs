@@ -37,12 +37,13 @@ pub enum Phase {
     Guess,
     /// The Marshal guesses one number at a time until she misses or finds all (R16).
     Manhunt,
-    /// An event waits for `role`'s choice before anything else happens (E3).
+    /// An event, or the pass bonus (R11a), waits for `role`'s choice before anything else
+    /// happens (E3).
     Pending {
         /// Who must choose.
         role: Role,
-        /// The event that asks.
-        card: EventCard,
+        /// The event that asks; `None` for the pass bonus (R11a).
+        card: Option<EventCard>,
         /// What to choose.
         decision: Decision,
     },
@@ -427,11 +428,12 @@ impl Game {
         if numbers.is_empty() {
             return Err(ActionError::EmptyGuess);
         }
+        let face_up = self.trail.face_up();
         for n in numbers {
             if n == Card::START || n == Card::ESCAPE {
                 return Err(ActionError::GuessOutOfRange(n));
             }
-            if self.trail.is_face_up(n) {
+            if face_up.contains(n) {
                 return Err(ActionError::GuessFaceUp(n));
             }
         }
@@ -464,12 +466,13 @@ impl Game {
             Action::Pass => {
                 self.history.push(Event::Passed);
                 self.steps.push(Step::MarshalTurn);
-                if self.rules.pass_bonus_draw {
-                    if let Some(deck) = Deck::ALL.into_iter().find(|d| !self.decks[d.index()].is_empty()) {
-                        self.take(Role::Fugitive, deck);
-                    }
+                let decision = Decision::PassBonus;
+                if self.rules.pass_bonus_draw && !self.choices(Role::Fugitive, decision).is_empty() {
+                    // R11a: he may draw a bonus card; he says whether he does.
+                    self.phase = Phase::Pending { role: Role::Fugitive, card: None, decision };
+                } else {
+                    self.proceed();
                 }
-                self.proceed();
             }
             Action::EndTurn => {
                 self.history.push(Event::TurnEnded);

@@ -180,8 +180,7 @@ impl Game {
                 legal.pass = true;
             }
             Phase::Guess | Phase::Manhunt => {
-                let face_up = self.trail.positions().iter().filter(|h| h.face_up).map(|h| h.card);
-                let numbers = Cards::range(1, 41).difference(face_up.collect());
+                let numbers = Cards::range(1, 41).difference(self.trail.face_up());
                 let single = self.phase == Phase::Manhunt || self.single_guess;
                 legal.guess = Some(GuessOptions { numbers, single });
             }
@@ -229,8 +228,7 @@ impl View {
                 legal.pass = true;
             }
             Phase::Guess | Phase::Manhunt => {
-                let face_up: Cards = self.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card).collect();
-                let numbers = Cards::range(1, 41).difference(face_up);
+                let numbers = Cards::range(1, 41).difference(self.face_up());
                 // F3 Lie Low limits the next guess to one number.
                 let single =
                     self.phase == Phase::Manhunt || self.events.as_ref().is_some_and(|e| e.single_guess);

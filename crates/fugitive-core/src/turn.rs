@@ -170,7 +170,7 @@ impl Game {
             },
             Effect::Ask { role, decision } => {
                 if !self.choices(role, decision).is_empty() {
-                    self.phase = Phase::Pending { role, card, decision };
+                    self.phase = Phase::Pending { role, card: Some(card), decision };
                     return true;
                 }
                 self.history.push(Event::NoEffect { card });
@@ -180,9 +180,10 @@ impl Game {
     }
 
     /// Carries out a checked answer to the pending decision.
-    pub(crate) fn answer(&mut self, role: Role, card: EventCard, decision: Decision, choice: Choice) {
+    pub(crate) fn answer(&mut self, role: Role, card: Option<EventCard>, decision: Decision, choice: Choice) {
         match (decision, choice) {
             (_, Choice::Decline) => self.history.push(Event::Declined { role, card }),
+            (Decision::PassBonus, Choice::Deck { deck }) => self.take(role, deck),
             (_, Choice::Card { card }) => {
                 self.hands[role].remove(card);
                 let deck = Deck::of(card).expect("checked: a card of decks 1–3");
@@ -207,6 +208,7 @@ impl Game {
                 let top = self.decks[deck.index()][0];
                 self.history.push(Event::Peeked { role, deck, card: Some(top) });
                 let decision = Decision::TownGossipMove { deck };
+                let card = card.expect("checked: N5 Town Gossip asks");
                 self.steps.push(Step::Effect { card, effect: Effect::Ask { role, decision } });
             }
             (decision, Choice::Move { bottom }) => {

@@ -63,7 +63,9 @@ pub struct TrailCard {
     pub face_up: bool,
     /// How many sprint cards lie under it (always public, R10).
     pub sprint_count: usize,
-    /// The sprint cards: once face up for everyone, always for the Fugitive.
+    /// The sprint cards: once face up for everyone, always for the Fugitive. While it lies face
+    /// down, after M2 Informant, everyone sees those shown then (`[]` if there were none; a
+    /// later F5 Smoke Screen card is counted in `sprint_count` but not listed).
     pub sprints: Option<Cards>,
 }
 
@@ -108,8 +110,8 @@ impl Game {
                     sprints: if revealed || sees(Role::Fugitive) {
                         Some(h.sprints)
                     } else {
-                        // M2 Informant showed these to everyone.
-                        Some(h.shown).filter(|shown| !shown.is_empty())
+                        // M2 Informant showed these to everyone, possibly none.
+                        h.shown
                     },
                 }
             })
@@ -145,5 +147,26 @@ impl Game {
                 skips: self.skips,
             }),
         }
+    }
+}
+
+impl View {
+    /// Every number face up anywhere on the trail, as [`Trail::face_up`](crate::Trail::face_up)
+    /// finds it in the game: the face-up cards, the sprint cards revealed with them (not 42's)
+    /// and those M2 Informant showed (from the public history, so every viewer finds the same).
+    pub fn face_up(&self) -> Cards {
+        let mut face_up = Cards::EMPTY;
+        for t in self.trail.iter().filter(|t| t.face_up) {
+            face_up = face_up.union(t.card.into_iter().collect());
+            if t.card != Some(Card::ESCAPE) {
+                face_up = face_up.union(t.sprints.unwrap_or_default());
+            }
+        }
+        for event in &self.history {
+            if let Event::SprintsShown { sprints, .. } = event {
+                face_up = face_up.union(*sprints);
+            }
+        }
+        face_up
     }
 }
