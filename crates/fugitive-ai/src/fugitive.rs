@@ -54,11 +54,6 @@ impl FugitiveBot {
         FugitiveBot { rollouts: rollouts.max(1), ..self }
     }
 
-    /// The level.
-    pub fn level(&self) -> Level {
-        self.level
-    }
-
     /// Its action, or `None` when it is not the Fugitive's move.
     pub fn act(&mut self, view: &FugitiveView) -> Option<Action> {
         let legal = view.legal_actions();

@@ -92,11 +92,6 @@ impl Trail {
             .unwrap_or(0)
     }
 
-    /// Every card on the trail, hideouts and sprint cards.
-    pub fn cards(&self) -> Cards {
-        self.0.iter().fold(Cards::EMPTY, |all, h| all.union(h.sprints).with(h.card))
-    }
-
     /// Adds a hideout at the end; returns its position. 42 goes face up (R11).
     pub(crate) fn place(&mut self, card: Card, sprints: Cards) -> usize {
         self.0.push(Hideout { card, sprints, face_up: card == Card::ESCAPE, shown: None });
