@@ -8,7 +8,7 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::view::{FugitiveView, Level, best_choice, face_up, last_card, peeked};
+use crate::view::{FugitiveView, Level, best_choice, last_card, peeked};
 
 /// Rollouts per candidate move of the `hard` Fugitive, unless set otherwise.
 pub const DEFAULT_ROLLOUTS: usize = 24;
@@ -209,7 +209,7 @@ fn cheapest(from: Cards, value: u8, hideout: Card) -> Option<Cards> {
 /// The `easy` Fugitive's choice among `moves` (see [`FugitiveBot`]).
 fn easy_choice(view: &FugitiveView, moves: &[Move], rng: &mut impl Rng) -> Action {
     let v = view.view();
-    let highest = face_up(v).iter().filter(|c| *c != Card::ESCAPE).last().map_or(0, Card::number);
+    let highest = v.highest_revealed();
     let hidden = v.trail.iter().filter(|t| !t.face_up).count();
     let escape = |m: &&Move| matches!(m.action, Action::Place { hideout, .. } if hideout == Card::ESCAPE);
     if let Some(m) = moves.iter().find(escape) {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use fugitive_core::{Card, Cards, Choice, DeckCard, Event, Game, HandView, LegalActions, Role, View, Viewer};
+use fugitive_core::{Card, Cards, Choice, DeckCard, Event, Game, LegalActions, Role, View, Viewer};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -87,44 +87,11 @@ fn check(view: &View, expected: Role) -> Result<(), WrongViewer> {
     if view.viewer.is(expected) { Ok(()) } else { Err(WrongViewer { expected, found: view.viewer }) }
 }
 
-/// `view` with everything `role` may not see while the game runs removed (R19, R20), even
-/// after the end: a bot never needs it, and this keeps a hand-built view from leaking.
-fn blank(mut view: View, role: Role) -> View {
-    let viewer = Viewer::from(role);
-    view.viewer = viewer;
-    if role == Role::Marshal {
-        for card in &mut view.trail {
-            let revealed = card.face_up && card.card != Some(Card::ESCAPE);
-            card.card = card.card.filter(|_| card.face_up);
-            card.sprints = card.sprints.filter(|_| revealed);
-        }
-    }
-    let other = role.opponent();
-    view.hands[other] = HandView { size: view.hands[other].size, cards: None };
-    for deck in &mut view.decks {
-        deck.cards = None;
-    }
-    view.seed = None;
-    if let Some(events) = &mut view.events {
-        events.pile_cards = None;
-    }
-    for event in &mut view.history {
-        *event = event.seen_by(viewer);
-    }
-    // M2 Informant showed these sprint cards of a face-down hideout to everyone.
-    for event in &view.history {
-        if let Event::SprintsShown { position, sprints } = *event {
-            if let Some(card) = view.trail.get_mut(position).filter(|c| !c.face_up) {
-                card.sprints = Some(sprints);
-            }
-        }
-    }
-    view
-}
-
-/// The face-up cards of the trail.
-pub(crate) fn face_up(view: &View) -> Cards {
-    view.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card).collect()
+/// `view` as `role` may see it while the game runs, even after the end: a bot never needs
+/// more, and this keeps a hand-built view from leaking. The rules are the core's
+/// ([`View::during_play`]); the caller has checked that it is `role`'s view.
+fn blank(view: View, role: Role) -> View {
+    View { viewer: Viewer::from(role), ..view }.during_play()
 }
 
 /// The last card of the trail, `p` of R9 (the Fugitive's view knows it).

@@ -3,11 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::card::{Card, Cards};
+use crate::card::Card;
 use crate::deck::Deck;
-use crate::game::{Game, Phase};
-use crate::role::Role;
-use crate::view::View;
 
 /// What an event waits for. Public: every view shows it in its [`Phase`](crate::Phase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -107,72 +104,5 @@ impl Decision {
                 "draw the bonus card from the lowest-numbered non-empty deck, or decline (R11a)"
             }
         }
-    }
-}
-
-impl Decision {
-    /// Every legal answer to this decision (E3), from what the chooser knows: their `hand`, the
-    /// positions of the face-down hideouts, the numbers face up on the trail and the decks that
-    /// are not empty, deck 1 first. Empty when there is no answer at all; the event then has no effect and is
-    /// never asked.
-    pub fn choices(self, hand: Cards, hidden: &[usize], face_up: Cards, decks: &[Deck]) -> Vec<Choice> {
-        let from_decks = |hand: Cards| hand.iter().filter(|&c| Deck::of(c).is_some());
-        let or_decline = |mut choices: Vec<Choice>| {
-            if !choices.is_empty() {
-                choices.push(Choice::Decline);
-            }
-            choices
-        };
-        match self {
-            Decision::BadIntel => from_decks(hand).map(|card| Choice::Card { card }).collect(),
-            Decision::SmokeScreen => or_decline(
-                hand.without(Card::ESCAPE)
-                    .iter()
-                    .flat_map(|card| hidden.iter().map(move |&position| Choice::Sprint { card, position }))
-                    .collect(),
-            ),
-            Decision::Informant => hidden.iter().map(|&position| Choice::Hideout { position }).collect(),
-            Decision::Stakeout => Deck::ALL.map(|deck| Choice::Range { deck }).to_vec(),
-            Decision::Dragnet => Cards::range(1, 41)
-                .difference(face_up)
-                .iter()
-                .map(|number| Choice::Number { number })
-                .collect(),
-            Decision::TownGossip => decks.iter().map(|&deck| Choice::Deck { deck }).collect(),
-            Decision::TownGossipMove { .. } => {
-                vec![Choice::Move { bottom: false }, Choice::Move { bottom: true }]
-            }
-            Decision::ChangeOfPlans => {
-                or_decline(from_decks(hand).map(|card| Choice::Card { card }).collect())
-            }
-            Decision::PassBonus => {
-                or_decline(decks.first().map(|&deck| Choice::Deck { deck }).into_iter().collect())
-            }
-        }
-    }
-}
-
-impl Game {
-    /// Every legal answer to `decision` by `role` now ([`Decision::choices`]).
-    pub(crate) fn choices(&self, role: Role, decision: Decision) -> Vec<Choice> {
-        let hidden: Vec<usize> = self.trail.hidden().map(|(position, _)| position).collect();
-        let face_up = self.trail.face_up();
-        let decks: Vec<Deck> = Deck::ALL.into_iter().filter(|&d| !self.deck(d).is_empty()).collect();
-        decision.choices(self.hands[role], &hidden, face_up, &decks)
-    }
-}
-
-impl View {
-    /// The legal answers to the pending decision, if it waits for this view's player: what
-    /// [`Game::legal_actions`] lists, from the view alone (for computer players).
-    pub fn choices(&self) -> Vec<Choice> {
-        let Phase::Pending { role, decision, .. } = self.phase else { return Vec::new() };
-        if !self.viewer.is(role) || self.outcome.is_some() {
-            return Vec::new();
-        }
-        let hidden: Vec<usize> = (0..self.trail.len()).filter(|&i| !self.trail[i].face_up).collect();
-        let face_up = self.face_up();
-        let decks: Vec<Deck> = self.decks.iter().filter(|d| d.size > 0).map(|d| d.deck).collect();
-        decision.choices(self.hands[role].cards.unwrap_or_default(), &hidden, face_up, &decks)
     }
 }

@@ -6,12 +6,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
 use crate::card::{Card, Cards};
-use crate::decision::Choice;
+use crate::decision::{Choice, Decision};
 use crate::deck::Deck;
 use crate::event_card::TrailEffect;
 use crate::game::{Game, Phase, can_place};
 use crate::role::Role;
-use crate::rules::OpeningHideouts;
+use crate::rules::{OpeningHideouts, RuleOptions};
 use crate::view::View;
 
 /// Everything a role may do now. [`LegalActions::contains`] agrees with [`Game::is_legal`].
@@ -151,43 +151,159 @@ impl LegalActions {
     }
 }
 
-impl Game {
-    fn placements(&self) -> Vec<Placement> {
-        let second = self.needs_second_hideout();
-        placements(self.hands.fugitive, self.trail.last_card(), self.next_space_effect(), second)
+/// What a player knows that legality depends on, and nothing else: built from the [`Game`] or
+/// from the player's own [`View`], so that [`Game::legal_actions`] and [`View::legal_actions`]
+/// (and the answers to a pending decision) are worked out once, from the same facts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Knowledge {
+    /// Whose legal actions.
+    role: Role,
+    /// The phase; `Over` once the game has ended.
+    phase: Phase,
+    /// The rule options.
+    rules: RuleOptions,
+    /// The player's own hand.
+    hand: Cards,
+    /// The last card of the trail (R9) as the Fugitive knows it; only his placements use it.
+    last: Card,
+    /// The trail event under the next hideout's space, if any (E4).
+    next_space: Option<TrailEffect>,
+    /// The positions of the face-down hideouts.
+    hidden: Vec<usize>,
+    /// Every number face up anywhere on the trail (R12).
+    face_up: Cards,
+    /// The decks that are not empty, deck 1 first.
+    decks: Vec<Deck>,
+    /// Whether the Marshal's next guess names one number (F3 Lie Low).
+    single_guess: bool,
+}
+
+impl Knowledge {
+    /// What `role` knows in `game`.
+    pub(crate) fn of_game(game: &Game, role: Role) -> Knowledge {
+        Knowledge {
+            role,
+            phase: game.phase,
+            rules: game.rules,
+            hand: game.hands[role],
+            last: game.trail.last_card(),
+            next_space: game.next_space_effect(),
+            hidden: game.trail.hidden().map(|(position, _)| position).collect(),
+            face_up: game.trail.face_up(),
+            decks: Deck::ALL.into_iter().filter(|&d| !game.deck(d).is_empty()).collect(),
+            single_guess: game.single_guess,
+        }
     }
 
-    /// What `role` may do now. Nothing once the game is over; only resigning off turn.
-    pub fn legal_actions(&self, role: Role) -> LegalActions {
-        if self.is_over() {
+    /// What the view's player knows; `None` for a spectator.
+    pub(crate) fn of_view(view: &View) -> Option<Knowledge> {
+        let role = view.viewer.role()?;
+        let position = view.trail.len();
+        let events = view.events.as_ref();
+        Some(Knowledge {
+            role,
+            phase: if view.outcome.is_some() { Phase::Over } else { view.phase },
+            rules: view.rules,
+            hand: view.hands[role].cards.unwrap_or_default(),
+            last: view.trail.last().and_then(|t| t.card).unwrap_or(Card::START),
+            next_space: events
+                .and_then(|e| e.trail.iter().find(|t| t.position == position))
+                .map(|t| t.effect),
+            hidden: (0..view.trail.len()).filter(|&i| !view.trail[i].face_up).collect(),
+            face_up: view.face_up(),
+            decks: view.decks.iter().filter(|d| d.size > 0).map(|d| d.deck).collect(),
+            single_guess: events.is_some_and(|e| e.single_guess),
+        })
+    }
+
+    /// What the player may do now. Nothing once the game is over; only resigning off turn.
+    pub(crate) fn legal_actions(&self) -> LegalActions {
+        if self.phase == Phase::Over {
             return LegalActions::default();
         }
         let mut legal = LegalActions { resign: true, ..LegalActions::default() };
-        if self.to_move() != Some(role) {
+        if self.phase.to_move() != Some(self.role) {
             return legal;
         }
         legal.time_out = true;
+        let one_or_two = self.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
         match self.phase {
-            Phase::Draw { .. } => {
-                legal.draws = Deck::ALL.into_iter().filter(|d| !self.deck(*d).is_empty()).collect();
-            }
+            Phase::Draw { .. } => legal.draws = self.decks.clone(),
             Phase::Opening { placed } => {
-                legal.placements = self.placements();
-                legal.end_turn = placed == 1 && self.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
+                legal.placements = self.placements(placed == 0 && !one_or_two);
+                legal.end_turn = placed == 1 && one_or_two;
             }
             Phase::PlaceOrPass => {
-                legal.placements = self.placements();
+                legal.placements = self.placements(false);
                 legal.pass = true;
             }
             Phase::Guess | Phase::Manhunt => {
-                let numbers = Cards::range(1, 41).difference(self.trail.face_up());
+                let numbers = Cards::range(1, 41).difference(self.face_up);
+                // F3 Lie Low limits the next guess to one number.
                 let single = self.phase == Phase::Manhunt || self.single_guess;
                 legal.guess = Some(GuessOptions { numbers, single });
             }
-            Phase::Pending { decision, .. } => legal.choices = self.choices(role, decision),
+            Phase::Pending { decision, .. } => legal.choices = self.choices(decision),
             Phase::Over => {}
         }
         legal
+    }
+
+    fn placements(&self, second: bool) -> Vec<Placement> {
+        placements(self.hand, self.last, self.next_space, second)
+    }
+
+    /// Every legal answer to `decision` by this player (E3). Empty when there is no answer at
+    /// all; the event then has no effect and is never asked.
+    pub(crate) fn choices(&self, decision: Decision) -> Vec<Choice> {
+        let hand = self.hand;
+        let from_decks = |hand: Cards| hand.iter().filter(|&c| Deck::of(c).is_some());
+        let or_decline = |mut choices: Vec<Choice>| {
+            if !choices.is_empty() {
+                choices.push(Choice::Decline);
+            }
+            choices
+        };
+        match decision {
+            Decision::BadIntel => from_decks(hand).map(|card| Choice::Card { card }).collect(),
+            Decision::SmokeScreen => or_decline(
+                hand.without(Card::ESCAPE)
+                    .iter()
+                    .flat_map(|card| {
+                        self.hidden.iter().map(move |&position| Choice::Sprint { card, position })
+                    })
+                    .collect(),
+            ),
+            Decision::Informant => self.hidden.iter().map(|&position| Choice::Hideout { position }).collect(),
+            Decision::Stakeout => Deck::ALL.map(|deck| Choice::Range { deck }).to_vec(),
+            Decision::Dragnet => Cards::range(1, 41)
+                .difference(self.face_up)
+                .iter()
+                .map(|number| Choice::Number { number })
+                .collect(),
+            Decision::TownGossip => self.decks.iter().map(|&deck| Choice::Deck { deck }).collect(),
+            Decision::TownGossipMove { .. } => {
+                vec![Choice::Move { bottom: false }, Choice::Move { bottom: true }]
+            }
+            Decision::ChangeOfPlans => {
+                or_decline(from_decks(hand).map(|card| Choice::Card { card }).collect())
+            }
+            Decision::PassBonus => {
+                or_decline(self.decks.first().map(|&deck| Choice::Deck { deck }).into_iter().collect())
+            }
+        }
+    }
+}
+
+impl Game {
+    /// What `role` may do now. Nothing once the game is over; only resigning off turn.
+    pub fn legal_actions(&self, role: Role) -> LegalActions {
+        Knowledge::of_game(self, role).legal_actions()
+    }
+
+    /// Every legal answer to `decision` by `role` now (E3).
+    pub(crate) fn choices(&self, role: Role, decision: Decision) -> Vec<Choice> {
+        Knowledge::of_game(self, role).choices(decision)
     }
 }
 
@@ -196,48 +312,13 @@ impl View {
     /// [`Game::legal_actions`] for that role, so a bot or a client needs nothing else. Nothing
     /// for a spectator.
     pub fn legal_actions(&self) -> LegalActions {
-        let Some(role) = self.viewer.role() else { return LegalActions::default() };
-        if self.outcome.is_some() {
-            return LegalActions::default();
-        }
-        let mut legal = LegalActions { resign: true, ..LegalActions::default() };
-        if self.phase.to_move() != Some(role) {
-            return legal;
-        }
-        legal.time_out = true;
-        let one_or_two = self.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
-        let placements = |second| {
-            let hand = self.hands.fugitive.cards.unwrap_or_default();
-            let last = self.trail.last().and_then(|t| t.card).unwrap_or(Card::START);
-            let position = self.trail.len();
-            let events = self.events.as_ref();
-            let effect =
-                events.and_then(|e| e.trail.iter().find(|t| t.position == position)).map(|t| t.effect);
-            placements(hand, last, effect, second)
-        };
-        match self.phase {
-            Phase::Draw { .. } => {
-                legal.draws = self.decks.iter().filter(|d| d.size > 0).map(|d| d.deck).collect()
-            }
-            Phase::Opening { placed } => {
-                legal.placements = placements(placed == 0 && !one_or_two);
-                legal.end_turn = placed == 1 && one_or_two;
-            }
-            Phase::PlaceOrPass => {
-                legal.placements = placements(false);
-                legal.pass = true;
-            }
-            Phase::Guess | Phase::Manhunt => {
-                let numbers = Cards::range(1, 41).difference(self.face_up());
-                // F3 Lie Low limits the next guess to one number.
-                let single =
-                    self.phase == Phase::Manhunt || self.events.as_ref().is_some_and(|e| e.single_guess);
-                legal.guess = Some(GuessOptions { numbers, single });
-            }
-            Phase::Pending { .. } => legal.choices = self.choices(),
-            Phase::Over => {}
-        }
-        legal
+        Knowledge::of_view(self).map(|k| k.legal_actions()).unwrap_or_default()
+    }
+
+    /// The legal answers to the pending decision, if it waits for this view's player: what
+    /// [`Game::legal_actions`] lists, from the view alone (for computer players).
+    pub fn choices(&self) -> Vec<Choice> {
+        self.legal_actions().choices
     }
 }
 
