@@ -21,6 +21,11 @@ pub struct LegalActions {
     pub draws: Vec<Deck>,
     /// Hideouts that may be placed, each with the sprint sets it allows.
     pub placements: Vec<Placement>,
+    /// While he may place, every other card of the Fugitive's hand with the reason it may not
+    /// be placed, so a client shows the rules' verdict instead of working it out. Left out of
+    /// the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked: Vec<Blocked>,
     /// Whether passing is legal.
     pub pass: bool,
     /// Whether ending the first turn after one hideout is legal.
@@ -44,6 +49,34 @@ pub struct Placement {
     pub hideout: Card,
     /// The sprint sets allowed under it.
     pub sprints: SprintOptions,
+}
+
+/// A card of the Fugitive's hand that may not be placed now, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blocked {
+    /// The card.
+    pub hideout: Card,
+    /// Why it may not be placed.
+    pub why: Why,
+}
+
+/// Why a card of the hand may not be placed now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Why {
+    /// It is not above `last`, the last card of the trail (R9).
+    NotAbove {
+        /// The last card of the trail.
+        last: Card,
+    },
+    /// It needs sprint cards worth `need` (beyond 3 above the last card, or 5 on an F1 Safe
+    /// House space, R9), more than his other cards hold, or any at all on an M1 Roadblock space.
+    TooFar {
+        /// The sprint value it needs.
+        need: u8,
+    },
+    /// On the first turn under `exactly_two`, no sprint set leaves a legal second hideout (R6).
+    NoSecondHideout,
 }
 
 /// The sprint sets allowed under one hideout.
@@ -230,11 +263,11 @@ impl Knowledge {
         match self.phase {
             Phase::Draw { .. } => legal.draws = self.decks.clone(),
             Phase::Opening { placed } => {
-                legal.placements = self.placements(placed == 0 && !one_or_two);
+                (legal.placements, legal.blocked) = self.placements(placed == 0 && !one_or_two);
                 legal.end_turn = placed == 1 && one_or_two;
             }
             Phase::PlaceOrPass => {
-                legal.placements = self.placements(false);
+                (legal.placements, legal.blocked) = self.placements(false);
                 legal.pass = true;
             }
             Phase::Guess | Phase::Manhunt => {
@@ -249,7 +282,7 @@ impl Knowledge {
         legal
     }
 
-    fn placements(&self, second: bool) -> Vec<Placement> {
+    fn placements(&self, second: bool) -> (Vec<Placement>, Vec<Blocked>) {
         placements(self.hand, self.last, self.next_space, second)
     }
 
@@ -324,17 +357,29 @@ impl View {
 
 /// The hideouts `hand` may place after `last`, with their sprint options (R9–R11), under the
 /// trail event of that space if any (F1 Safe House, M1 Roadblock); `second` when the placement
-/// must leave a legal second one (R6 `exactly_two`).
-fn placements(hand: Cards, last: Card, effect: Option<TrailEffect>, second: bool) -> Vec<Placement> {
+/// must leave a legal second one (R6 `exactly_two`). The other cards of the hand come back with
+/// the reason they may not be placed.
+fn placements(
+    hand: Cards,
+    last: Card,
+    effect: Option<TrailEffect>,
+    second: bool,
+) -> (Vec<Placement>, Vec<Blocked>) {
     let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
     let mut placements = Vec::new();
-    for hideout in hand.iter().filter(|&h| h > last) {
+    let mut blocked = Vec::new();
+    for hideout in hand {
+        if hideout <= last {
+            blocked.push(Blocked { hideout, why: Why::NotAbove { last } });
+            continue;
+        }
         let value = (hideout.number() - last.number()).saturating_sub(reach);
         let from = match effect {
             Some(TrailEffect::Roadblock) => Cards::EMPTY,
             _ => hand.without(hideout).without(Card::ESCAPE),
         };
         if from.sprint_value() < value {
+            blocked.push(Blocked { hideout, why: Why::TooFar { need: value } });
             continue;
         }
         let sprints = if second {
@@ -344,6 +389,7 @@ fn placements(hand: Cards, last: Card, effect: Option<TrailEffect>, second: bool
                 .filter(|s| can_place(hand.without(hideout).difference(*s), hideout))
                 .collect();
             if sets.is_empty() {
+                blocked.push(Blocked { hideout, why: Why::NoSecondHideout });
                 continue;
             }
             SprintOptions::OneOf { sets }
@@ -352,5 +398,5 @@ fn placements(hand: Cards, last: Card, effect: Option<TrailEffect>, second: bool
         };
         placements.push(Placement { hideout, sprints });
     }
-    placements
+    (placements, blocked)
 }

@@ -76,7 +76,7 @@ pub use event::Event;
 pub use event_card::{CardText, EventCard, Icon, Language, TrailEffect};
 pub use event_deal::{DeckCard, EventDeal};
 pub use game::{Game, Outcome, Phase, Reason, ReplayError};
-pub use legal::{GuessOptions, LegalActions, Placement, SprintOptions};
+pub use legal::{Blocked, GuessOptions, LegalActions, Placement, SprintOptions, Why};
 pub use role::{ByRole, Role, Viewer};
 pub use rules::{EventVariant, OpeningHideouts, RuleOptions, Setup};
 pub use trail::{Hideout, Trail};

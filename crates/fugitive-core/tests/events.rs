@@ -10,8 +10,8 @@ mod support;
 
 use common::{HAND, card, cards, deal, draw, guess, place, play, refused};
 use fugitive_core::{
-    Action, ActionError, Cards, Choice, Decision, Deck, DeckCard, Event, EventCard, EventDeal, EventVariant,
-    Game, Icon, Outcome, Phase, Reason, Role, RuleOptions, Setup, TrailEffect, Viewer,
+    Action, ActionError, Blocked, Cards, Choice, Decision, Deck, DeckCard, Event, EventCard, EventDeal,
+    EventVariant, Game, Icon, Outcome, Phase, Reason, Role, RuleOptions, Setup, TrailEffect, Viewer, Why,
 };
 use support::Play;
 
@@ -162,6 +162,42 @@ fn f1_safe_house_lets_the_next_hideout_lie_5_above() {
     play(&mut plain, Marshal, guess(&[41]));
     play(&mut plain, Fugitive, draw(1));
     assert!(matches!(refused(&mut plain, Fugitive, place(7, &[])), ActionError::TooFar { .. }));
+}
+
+#[test]
+fn f1_safe_house_the_legal_actions_say_what_a_blocked_card_needs() {
+    // The web client once worked the need out as `hideout - last - 3`, wrong on a Safe House:
+    // the legal actions say it, from the rules.
+    let blocked_of = |game: &Game| {
+        let legal = game.legal_actions(Fugitive);
+        assert_eq!(game.view(Viewer::Fugitive).legal_actions(), legal);
+        let placed: Cards = legal.placements.iter().map(|p| p.hideout).collect();
+        let blocked: Cards = legal.blocked.iter().map(|b| b.hideout).collect();
+        assert_eq!(placed.union(blocked), game.hand(Fugitive), "every card is placeable or blocked");
+        assert!(placed.intersection(blocked).is_empty());
+        legal.blocked
+    };
+    let mut game = deck_1_tops(&[F1]);
+    open(&mut game, &[3]);
+    play(&mut game, Marshal, draw(1));
+    draw_all(&mut game, Marshal, 3);
+    play(&mut game, Marshal, guess(&[41]));
+    play(&mut game, Fugitive, draw(1));
+    let blocked = blocked_of(&game);
+    assert!(blocked.contains(&Blocked { hideout: card(42), why: Why::TooFar { need: 42 - 3 - 5 } }));
+    assert!(blocked.contains(&Blocked { hideout: card(2), why: Why::NotAbove { last: card(3) } }));
+    let json = serde_json::to_string(&blocked[0]).unwrap();
+    assert_eq!(json, r#"{"hideout":1,"why":{"kind":"not_above","last":3}}"#);
+    let mut plain = deck_1_tops(&[]);
+    open(&mut plain, &[3]);
+    draw_all(&mut plain, Marshal, 3);
+    play(&mut plain, Marshal, guess(&[41]));
+    play(&mut plain, Fugitive, draw(1));
+    assert!(
+        blocked_of(&plain).contains(&Blocked { hideout: card(42), why: Why::TooFar { need: 42 - 3 - 3 } })
+    );
+    // The Marshal's legal actions never carry any.
+    assert!(plain.legal_actions(Marshal).blocked.is_empty());
 }
 
 #[test]
