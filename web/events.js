@@ -1,6 +1,6 @@
 // Event cards (../shared/EVENTS.md): a card with its icon, name and text in the player's
 // language, the events beside the trail, the public state of the variant, and the prompt when an
-// event waits for a choice (E3). The card texts are the core's (event-cards.js is generated).
+// event waits for a choice (E3). The card texts are translations (i18n/*.js, see event-cards.js).
 
 import { h } from './dom.js';
 import { t, language } from './i18n.js';

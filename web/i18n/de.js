@@ -247,6 +247,52 @@ export default {
   'events.catchup': 'Aufholereignisse',
   'events.catchup.help':
     'Zwei Aufholkarten in jedem Stapel; wer eine zieht, handelt ein Ereignis ab, das der zurückliegenden Seite hilft (nach den verdeckten Verstecken).',
+  // The event cards' names and texts (E1), by id: the core knows the ids and effects only.
+  'eventCard.F1.name': 'Unterschlupf',
+  'eventCard.F1.text':
+    'Fährtenereignis: Das Versteck auf diesem Feld darf bis zu 5 über der vorigen Karte liegen, bevor Sprintkarten nötig sind (statt 3).',
+  'eventCard.F2.name': 'Kontakte im Untergrund',
+  'eventCard.F2.text': 'Der Flüchtende zieht 2 Karten, eine nach der anderen, von Stapeln seiner Wahl.',
+  'eventCard.F3.name': 'Untertauchen',
+  'eventCard.F3.text': 'Der nächste Tipp der Polizeichefin darf nur eine Zahl nennen.',
+  'eventCard.F4.name': 'Falsche Spur',
+  'eventCard.F4.text':
+    'Die Polizeichefin legt 1 Karte ihrer Wahl aus ihrer Hand unter ihren Stapel (welcher Stapel, ist öffentlich, die Karte nicht).',
+  'eventCard.F5.name': 'Nebelwand',
+  'eventCard.F5.text':
+    'Der Flüchtende darf 1 Karte aus seiner Hand verdeckt als zusätzliche Sprintkarte unter ein beliebiges verdecktes Versteck legen (die Anzahl ändert sich öffentlich).',
+  'eventCard.F6.name': 'Vorsprung',
+  'eventCard.F6.text': 'Der Flüchtende zieht die oberste Karte des höchsten nicht leeren Stapels.',
+  'eventCard.M1.name': 'Straßensperre',
+  'eventCard.M1.text': 'Fährtenereignis: Das Versteck auf diesem Feld darf keine Sprintkarten nutzen.',
+  'eventCard.M2.name': 'Informant',
+  'eventCard.M2.text':
+    'Die Polizeichefin wählt ein verdecktes Versteck; seine Sprintkarten (nicht das Versteck) werden aufgedeckt.',
+  'eventCard.M3.name': 'Observierung',
+  'eventCard.M3.text':
+    'Die Polizeichefin nennt einen Bereich (4–14, 15–28 oder 29–41); der Flüchtende muss sagen, wie viele verdeckte Verstecke darin liegen.',
+  'eventCard.M4.name': 'Ringfahndung',
+  'eventCard.M4.text':
+    'Die Polizeichefin gibt sofort einen zusätzlichen Tipp mit einer einzigen Zahl ab (ein Fehlschlag kostet nichts; findet sie das letzte Versteck, gewinnt sie).',
+  'eventCard.M5.name': 'Verstärkung',
+  'eventCard.M5.text': 'Die Polizeichefin zieht 2 Karten, eine nach der anderen, von Stapeln ihrer Wahl.',
+  'eventCard.M6.name': 'Augenzeuge',
+  'eventCard.M6.text':
+    'Der Flüchtende muss sagen, aus welcher Gruppe sein jüngstes verdecktes Versteck stammt: 1–3, 4–14, 15–28 oder 29–41.',
+  'eventCard.N1.name': 'Glücksfall',
+  'eventCard.N1.text': 'Wer sie zieht, zieht 2 Ersatzkarten statt 1.',
+  'eventCard.N2.name': 'Umweg',
+  'eventCard.N2.text':
+    'Wer sie zieht: Der Gegenspieler setzt beim nächsten Ziehen einmal aus (beim ersten Zug der Polizeichefin eine ihrer zwei Karten).',
+  'eventCard.N3.name': 'Heißer Tipp',
+  'eventCard.N3.text': 'Von der Polizeichefin gezogen: Informant (M2). Vom Flüchtenden gezogen: Nebelwand (F5).',
+  'eventCard.N4.name': 'Abkürzung',
+  'eventCard.N4.text': 'Vom Flüchtenden gezogen: Unterschlupf (F1). Von der Polizeichefin gezogen: Straßensperre (M1).',
+  'eventCard.N5.name': 'Dorfklatsch',
+  'eventCard.N5.text':
+    'Wer sie zieht, sieht sich die oberste Karte eines Stapels seiner Wahl an und darf sie unter den Stapel legen (welcher Stapel und ob sie bewegt wurde, ist öffentlich).',
+  'eventCard.N6.name': 'Planänderung',
+  'eventCard.N6.text': 'Wer sie zieht, darf 1 Karte aus seiner Hand unter ihren Stapel legen und zieht dann 1 Karte.',
   'event.icon.footprints': 'Hilft dem Flüchtenden',
   'event.icon.binoculars': 'Hilft der Polizeichefin',
   'event.icon.none': 'Hilft dem, der sie zieht',

@@ -245,6 +245,50 @@ export default {
   'events.catchup': 'Catchup Events',
   'events.catchup.help':
     'Two Catchup cards in each deck; drawing one resolves an event that helps whoever is behind (by the face-down hideouts).',
+  // The event cards' names and texts (E1), by id: the core knows the ids and effects only.
+  'eventCard.F1.name': 'Safe House',
+  'eventCard.F1.text':
+    'Trail event: the hideout placed on this space may be up to 5 above the previous card before sprint cards are needed (instead of 3).',
+  'eventCard.F2.name': 'Underground Contacts',
+  'eventCard.F2.text': 'The Fugitive draws 2 cards, one at a time, from decks of his choice.',
+  'eventCard.F3.name': 'Lie Low',
+  'eventCard.F3.text': "The Marshal's next guess may name only one number.",
+  'eventCard.F4.name': 'Bad Intel',
+  'eventCard.F4.text':
+    'The Marshal puts 1 card of her choice from her hand at the bottom of its deck (which deck is public, the card is not).',
+  'eventCard.F5.name': 'Smoke Screen',
+  'eventCard.F5.text':
+    'The Fugitive may put 1 card from his hand face down under any face-down hideout as an extra sprint card (the count changes publicly).',
+  'eventCard.F6.name': 'Head Start',
+  'eventCard.F6.text': 'The Fugitive draws the top card of the highest-numbered non-empty deck.',
+  'eventCard.M1.name': 'Roadblock',
+  'eventCard.M1.text': 'Trail event: the hideout placed on this space may not use sprint cards.',
+  'eventCard.M2.name': 'Informant',
+  'eventCard.M2.text': 'The Marshal picks a face-down hideout; its sprint cards (not the hideout) are revealed.',
+  'eventCard.M3.name': 'Stakeout',
+  'eventCard.M3.text':
+    'The Marshal names a range (4–14, 15–28 or 29–41); the Fugitive must say how many face-down hideouts lie in it.',
+  'eventCard.M4.name': 'Dragnet',
+  'eventCard.M4.text':
+    'The Marshal immediately makes one extra single-number guess (a miss costs nothing; finding the last hideout wins).',
+  'eventCard.M5.name': 'Reinforcements',
+  'eventCard.M5.text': 'The Marshal draws 2 cards, one at a time, from decks of her choice.',
+  'eventCard.M6.name': 'Eyewitness',
+  'eventCard.M6.text':
+    'The Fugitive must say which group his most recent face-down hideout came from: 1–3, 4–14, 15–28 or 29–41.',
+  'eventCard.N1.name': 'Windfall',
+  'eventCard.N1.text': 'The drawer draws 2 replacement cards instead of 1.',
+  'eventCard.N2.name': 'Detour',
+  'eventCard.N2.text': "The drawer's opponent skips their next draw (one of the Marshal's two on her first turn).",
+  'eventCard.N3.name': 'Hot Tip',
+  'eventCard.N3.text': 'Drawn by the Marshal: Informant (M2). Drawn by the Fugitive: Smoke Screen (F5).',
+  'eventCard.N4.name': 'Shortcut',
+  'eventCard.N4.text': 'Drawn by the Fugitive: Safe House (F1). Drawn by the Marshal: Roadblock (M1).',
+  'eventCard.N5.name': 'Town Gossip',
+  'eventCard.N5.text':
+    'The drawer looks at the top card of a deck of their choice and may move it to the bottom (which deck and whether it moved are public).',
+  'eventCard.N6.name': 'Change of Plans',
+  'eventCard.N6.text': 'The drawer may put 1 card from their hand at the bottom of its deck, then draws 1 card.',
   'event.icon.footprints': 'Helps the Fugitive',
   'event.icon.binoculars': 'Helps the Marshal',
   'event.icon.none': 'Helps whoever draws it',

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
 use crate::card::{Card, Cards};
-use crate::decision::{Choice, Decision};
 use crate::deck::Deck;
-use crate::event_card::TrailEffect;
-use crate::game::{Game, Phase, can_place};
+use crate::events::{Choice, Decision, TrailEffect};
+use crate::game::{Game, can_place};
+use crate::phase::Phase;
 use crate::role::Role;
 use crate::rules::{OpeningHideouts, RuleOptions};
 use crate::view::View;

@@ -2,41 +2,14 @@
 //! and the phases that wait for a player. Events enter here, through the same
 //! [`Game::apply`] as every action; no variant has a turn logic of its own.
 
-use serde::{Deserialize, Serialize};
-
 use crate::card::{Card, Cards};
-use crate::decision::{Choice, Decision};
 use crate::deck::Deck;
-use crate::event::Event;
-use crate::event_card::{Effect, EventCard, Icon, TrailEffect};
-use crate::event_deal::DeckCard;
-use crate::game::{Game, Phase, Reason};
+use crate::events::{Choice, Decision, DeckCard, Effect, EventCard, Icon, TrailEffect, TrailEvent};
+use crate::game::{Game, Step};
+use crate::history::Event;
+use crate::phase::{Phase, Reason};
 use crate::role::Role;
 use crate::rules::EventVariant;
-
-/// What is still to happen, the top of the stack first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Step {
-    /// `role` owes `left` draws from decks of their choice (R7, R8, E2).
-    Draws { role: Role, left: u8 },
-    /// One primitive of an event card.
-    Effect { card: EventCard, effect: Effect },
-    /// Wait for the player in this phase.
-    Wait(Phase),
-    /// The Marshal's turn begins (R8).
-    MarshalTurn,
-}
-
-/// An event lying beside the trail (E4): it changes the hideout later placed at `position`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct TrailEvent {
-    /// The trail position it lies under.
-    pub position: usize,
-    /// The card.
-    pub card: EventCard,
-    /// What it does there (N4 is Safe House or Roadblock depending on who drew it).
-    pub effect: TrailEffect,
-}
 
 impl Game {
     /// Adds `count` due draws for `role`, merged with the top step if it is `role`'s draws.

@@ -4,12 +4,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Cards};
 use crate::deck::{Deck, Seed};
-use crate::event::Event;
-use crate::event_deal::DeckCard;
-use crate::game::{Game, Outcome, Phase};
+use crate::events::{DeckCard, EventCard, TrailEvent};
+use crate::game::Game;
+use crate::history::Event;
+use crate::phase::{Outcome, Phase};
 use crate::role::{ByRole, Role, Viewer};
 use crate::rules::RuleOptions;
-use crate::turn::TrailEvent;
 
 /// One viewer's view of the game: all a client ever receives. Two games that differ only in
 /// what this viewer cannot know give byte-identical JSON (R22).
@@ -47,7 +47,7 @@ pub struct EventsView {
     /// footprints, no icon, binoculars).
     pub piles: [usize; 3],
     /// The pile cards, top first, once the game is over (R18).
-    pub pile_cards: Option<[Vec<crate::event_card::EventCard>; 3]>,
+    pub pile_cards: Option<[Vec<EventCard>; 3]>,
     /// Whether the Marshal's next guess names one number (F3 Lie Low).
     pub single_guess: bool,
     /// Draws each role will skip (N2 Detour).

@@ -4,9 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Cards};
 use crate::deck::Deck;
-use crate::event_card::{EventCard, Icon, TrailEffect};
-use crate::event_deal::DeckCard;
-use crate::game::Outcome;
+use crate::events::{DeckCard, EventCard, Icon, TrailEffect};
+use crate::phase::Outcome;
 use crate::role::{Role, Viewer};
 
 /// One entry of the history. [`Game::apply`](crate::Game::apply) returns them with every field
