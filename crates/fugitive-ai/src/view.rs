@@ -29,7 +29,7 @@ pub struct WrongViewer {
 impl MarshalView {
     /// The Marshal's view of `game`.
     pub fn of(game: &Game) -> MarshalView {
-        MarshalView(blank(game.view(Viewer::Marshal), Role::Marshal))
+        MarshalView(game.view(Viewer::Marshal).during_play())
     }
 
     /// Wraps a view the Marshal received, e.g. from the server.
@@ -37,8 +37,7 @@ impl MarshalView {
     /// # Errors
     /// [`WrongViewer`] when it is not the Marshal's view.
     pub fn new(view: View) -> Result<MarshalView, WrongViewer> {
-        check(&view, Role::Marshal)?;
-        Ok(MarshalView(blank(view, Role::Marshal)))
+        during_play(view, Role::Marshal).map(MarshalView)
     }
 
     /// The view.
@@ -55,7 +54,7 @@ impl MarshalView {
 impl FugitiveView {
     /// The Fugitive's view of `game`.
     pub fn of(game: &Game) -> FugitiveView {
-        FugitiveView(blank(game.view(Viewer::Fugitive), Role::Fugitive))
+        FugitiveView(game.view(Viewer::Fugitive).during_play())
     }
 
     /// Wraps a view the Fugitive received, e.g. from the server.
@@ -63,8 +62,7 @@ impl FugitiveView {
     /// # Errors
     /// [`WrongViewer`] when it is not the Fugitive's view.
     pub fn new(view: View) -> Result<FugitiveView, WrongViewer> {
-        check(&view, Role::Fugitive)?;
-        Ok(FugitiveView(blank(view, Role::Fugitive)))
+        during_play(view, Role::Fugitive).map(FugitiveView)
     }
 
     /// The view.
@@ -83,15 +81,15 @@ impl FugitiveView {
     }
 }
 
-fn check(view: &View, expected: Role) -> Result<(), WrongViewer> {
-    if view.viewer.is(expected) { Ok(()) } else { Err(WrongViewer { expected, found: view.viewer }) }
-}
-
-/// `view` as `role` may see it while the game runs, even after the end: a bot never needs
-/// more, and this keeps a hand-built view from leaking. The rules are the core's
-/// ([`View::during_play`]); the caller has checked that it is `role`'s view.
-fn blank(view: View, role: Role) -> View {
-    View { viewer: Viewer::from(role), ..view }.during_play()
+/// `expected`'s view as he may see it while the game runs, even after the end: a bot never
+/// needs more, and this keeps a hand-built view from leaking. The rules are the core's
+/// ([`View::during_play`]).
+fn during_play(view: View, expected: Role) -> Result<View, WrongViewer> {
+    if view.viewer.is(expected) {
+        Ok(view.during_play())
+    } else {
+        Err(WrongViewer { expected, found: view.viewer })
+    }
 }
 
 /// The last card of the trail, `p` of R9 (the Fugitive's view knows it).
