@@ -116,6 +116,8 @@ function describeEvent(event, viewer) {
     case 'moved_to_bottom':
       return t(event.moved ? 'log.moved' : 'log.kept', { deck: event.deck });
     case 'declined':
+      // No card: the Fugitive did not draw the pass bonus (R11a).
+      if (card === null) return t(mine(event.role) ? 'log.declinedBonusYou' : 'log.declinedBonus', { who });
       return t(mine(event.role) ? 'log.declinedYou' : 'log.declined', { who, card });
     default:
       return '';

@@ -152,7 +152,6 @@ class RoomPage {
     this.confirmResign = false;
     this.inspected = null; // the face-down position the Marshal's notebook shows
     this.arrivals = null; // trail positions new or turned with the last state: animated once
-    this.seats = null; // from GET /api/rooms/{room}, for a server whose states lack `room.seats`
     onLanguageChange(() => this.render());
     setInterval(tickClocks, 250);
   }
@@ -181,15 +180,6 @@ class RoomPage {
     });
     this.conn.open();
     this.render();
-    this.refreshSeats();
-  }
-
-  async refreshSeats() {
-    const res = await fetch(`/api/rooms/${this.room}`).catch(() => null);
-    if (res?.ok && !this.msg?.room.seats) {
-      this.seats = (await res.json()).seats;
-      this.render();
-    }
   }
 
   onState(msg) {
@@ -221,8 +211,6 @@ class RoomPage {
       this.notes.warning = null;
     }
     if (this.inspected !== null && (view.trail[this.inspected]?.face_up ?? true)) this.inspected = null;
-    if (msg.room.seats) this.seats = msg.room.seats;
-    else if (this.seats && (!this.seats.fugitive || !this.seats.marshal)) this.refreshSeats();
     this.tell(before, msg);
     this.sound(before, msg);
     this.render();
@@ -325,8 +313,8 @@ class RoomPage {
     const msg = this.msg;
     if (msg && msg.view.viewer !== 'spectator' && !msg.view.outcome) {
       const other = msg.view.viewer === 'fugitive' ? 'marshal' : 'fugitive';
-      const claimed = this.seats ? this.seats[other] : true;
-      if (!claimed) lines.push(h('p', { class: 'notice', 'data-testid': 'opponent-missing' }, t('presence.notJoined')));
+      if (!msg.room.seats[other])
+        lines.push(h('p', { class: 'notice', 'data-testid': 'opponent-missing' }, t('presence.notJoined')));
       else if (!msg.room.presence[other])
         lines.push(h('p', { class: 'notice', 'data-testid': 'opponent-away' }, t(`presence.away.${other}`)));
     }
@@ -650,10 +638,10 @@ class RoomPage {
   }
 
   sharePanel() {
-    const { view } = this.msg;
-    if (view.viewer === 'spectator' || view.outcome || !this.seats) return null;
+    const { view, room } = this.msg;
+    if (view.viewer === 'spectator' || view.outcome) return null;
     const other = view.viewer === 'fugitive' ? 'marshal' : 'fugitive';
-    if (this.seats[other]) return null;
+    if (room.seats[other]) return null;
     let links = null;
     try {
       links = JSON.parse(stored(shareKey(this.room)) ?? 'null');

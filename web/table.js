@@ -47,6 +47,8 @@ export function statusText(view) {
     case 'manhunt':
       return t(`status.${who}.manhunt`);
     case 'pending':
+      // No card asks the pass bonus (R11a).
+      if (phase.card === null) return t(`status.${who}.passBonus`);
       return t(`status.${who}.pending`, { card: cardName(phase.card) });
     default:
       return '';

@@ -39,9 +39,9 @@ export default {
   'rules.one_or_two.help': 'Le Fugitif commence avec une ou deux cachettes, comme dans les règles.',
   'rules.exactly_two': 'Premier tour : exactement deux cachettes',
   'rules.exactly_two.help': 'Comme dans les règles rapides anglaises et sur Board Game Arena.',
-  'rules.pass_bonus': 'Passer donne une carte bonus',
+  'rules.pass_bonus': 'Passer permet une carte bonus',
   'rules.pass_bonus.help':
-    'Quand le Fugitif passe, il pioche aussi une carte dans le plus petit paquet non vide (deuxième édition).',
+    'Quand le Fugitif passe, il peut aussi piocher une carte dans le plus petit paquet non vide, s’il le veut (deuxième édition).',
   'landing.clock': 'Temps par tour',
   'landing.clockHelp': 'Un joueur qui dépasse son temps perd la partie.',
   'clock.none': 'Pas de limite',
@@ -271,6 +271,53 @@ export default {
   'events.catchup': 'Événements de rattrapage',
   'events.catchup.help':
     'Deux cartes Rattrapage par paquet ; en piocher une résout un événement qui aide le camp en retard (selon les cachettes face cachée).',
+  // The event cards' names and texts (E1), by id: the core knows the ids and effects only.
+  'eventCard.F1.name': 'Refuge',
+  'eventCard.F1.text':
+    "Événement de piste : la cachette posée sur cet emplacement peut dépasser la carte précédente de 5 au plus avant qu'il faille des cartes Sprint (au lieu de 3).",
+  'eventCard.F2.name': 'Contacts clandestins',
+  'eventCard.F2.text': "Le Fugitif pioche 2 cartes, l'une après l'autre, dans les paquets de son choix.",
+  'eventCard.F3.name': 'Se faire oublier',
+  'eventCard.F3.text': "La prochaine annonce de la Marshall ne peut nommer qu'un seul nombre.",
+  'eventCard.F4.name': 'Fausse piste',
+  'eventCard.F4.text':
+    'La Marshall remet 1 carte de son choix de sa main sous son paquet (le paquet est public, la carte non).',
+  'eventCard.F5.name': 'Écran de fumée',
+  'eventCard.F5.text':
+    'Le Fugitif peut glisser 1 carte de sa main, face cachée, sous une cachette face cachée comme carte Sprint supplémentaire (le nombre change publiquement).',
+  'eventCard.F6.name': "Longueur d'avance",
+  'eventCard.F6.text': 'Le Fugitif pioche la carte du dessus du paquet non vide au numéro le plus élevé.',
+  'eventCard.M1.name': 'Barrage routier',
+  'eventCard.M1.text':
+    'Événement de piste : la cachette posée sur cet emplacement ne peut pas utiliser de cartes Sprint.',
+  'eventCard.M2.name': 'Indic',
+  'eventCard.M2.text':
+    'La Marshall choisit une cachette face cachée ; ses cartes Sprint (pas la cachette) sont révélées.',
+  'eventCard.M3.name': 'Surveillance',
+  'eventCard.M3.text':
+    "La Marshall nomme une plage (4–14, 15–28 ou 29–41) ; le Fugitif doit dire combien de cachettes face cachée s'y trouvent.",
+  'eventCard.M4.name': 'Coup de filet',
+  'eventCard.M4.text':
+    "La Marshall fait aussitôt une annonce supplémentaire d'un seul nombre (un échec ne coûte rien ; trouver la dernière cachette fait gagner).",
+  'eventCard.M5.name': 'Renforts',
+  'eventCard.M5.text': "La Marshall pioche 2 cartes, l'une après l'autre, dans les paquets de son choix.",
+  'eventCard.M6.name': 'Témoin oculaire',
+  'eventCard.M6.text':
+    'Le Fugitif doit dire de quel groupe vient sa dernière cachette face cachée : 1–3, 4–14, 15–28 ou 29–41.',
+  'eventCard.N1.name': 'Aubaine',
+  'eventCard.N1.text': "Qui la tire pioche 2 cartes de remplacement au lieu d'une.",
+  'eventCard.N2.name': 'Détour',
+  'eventCard.N2.text':
+    "L'adversaire de qui la tire saute sa prochaine pioche (l'une des deux de la Marshall à son premier tour).",
+  'eventCard.N3.name': 'Tuyau',
+  'eventCard.N3.text': 'Piochée par la Marshall : Indic (M2). Piochée par le Fugitif : Écran de fumée (F5).',
+  'eventCard.N4.name': 'Raccourci',
+  'eventCard.N4.text': 'Piochée par le Fugitif : Refuge (F1). Piochée par la Marshall : Barrage routier (M1).',
+  'eventCard.N5.name': 'Ragots',
+  'eventCard.N5.text':
+    "Qui la tire regarde la carte du dessus d'un paquet de son choix et peut la mettre dessous (le paquet et le déplacement sont publics).",
+  'eventCard.N6.name': 'Changement de plan',
+  'eventCard.N6.text': 'Qui la tire peut remettre 1 carte de sa main sous son paquet, puis pioche 1 carte.',
   'event.icon.footprints': 'Aide le Fugitif',
   'event.icon.binoculars': 'Aide la Marshall',
   'event.icon.none': 'Aide qui la pioche',
@@ -287,9 +334,12 @@ export default {
   },
   'event.piles': 'Piles de rattrapage : {a} empreintes, {b} sans symbole, {c} jumelles',
   'status.you.pending': 'À toi de choisir : {card}.',
+  'status.you.passBonus': 'Tu as passé : piocher une carte bonus ?',
+  'status.fugitive.passBonus': 'Le Fugitif a passé et décide s’il pioche une carte bonus.',
   'status.fugitive.pending': 'Le Fugitif choisit ({card}).',
   'status.marshal.pending': 'La Marshall choisit ({card}).',
   'pending.title': 'Un événement attend un choix',
+  'pending.titleBonus': 'Passer donne une carte bonus',
   'pending.bad_intel': 'Remets une carte de ta main sous son paquet.',
   'pending.smoke_screen':
     'Tu peux glisser une carte de ta main sous une cachette face cachée comme carte Sprint supplémentaire.',
@@ -299,11 +349,14 @@ export default {
   'pending.town_gossip': 'Choisis un paquet pour regarder sa carte du dessus.',
   'pending.town_gossip_move': 'Laisser la carte sur le paquet {deck} ou la mettre dessous ?',
   'pending.change_of_plans': 'Tu peux remettre une carte de ta main sous son paquet ; ensuite tu pioches une carte.',
+  'pending.pass_bonus':
+    'Tu as passé : tu peux piocher la carte du dessus du plus petit paquet qui a encore des cartes.',
   'pending.waiting': '{who} doit choisir.',
   'choice.card': 'Carte {card}',
   'choice.sprint': '{card} sous la cachette {position}',
   'choice.hideout': 'Cachette en position {position}',
   'choice.deck': 'Paquet {deck}',
+  'choice.bonus': 'Piocher dans le paquet {deck}',
   'choice.keep': 'La laisser dessus',
   'choice.bottom': 'La mettre dessous',
   'choice.decline': 'Non, merci',
@@ -337,6 +390,8 @@ export default {
   'log.kept': 'La carte reste sur le paquet {deck}.',
   'log.declined': '{who} a renoncé à {card}.',
   'log.declinedYou': 'Tu as renoncé à {card}.',
+  'log.declinedBonus': '{who} n’a pas pioché de carte bonus.',
+  'log.declinedBonusYou': 'Tu n’as pas pioché de carte bonus.',
   'log.catchupCard': 'une carte Rattrapage',
   'card.startWord': 'départ',
   'card.escape': 'évasion',

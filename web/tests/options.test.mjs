@@ -1,6 +1,6 @@
 // The options chosen on the landing page reach the game: a turn clock; under `exactly_two` the opening
-// has no End turn after one hideout (R6); with `pass_bonus_draw` a pass draws a second card
-// (R11a). On the way, the Fugitive's move panel says why a pick is not legal.
+// has no End turn after one hideout (R6); with `pass_bonus_draw` a pass may draw a second card,
+// his choice (R11a). On the way, the Fugitive's move panel says why a pick is not legal.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,7 +71,12 @@ test('exactly two opening hideouts and the pass bonus, with reasons for illegal 
   await draw(fugitive, 3);
   await waitForTurn(fugitive, 'place_or_pass');
   await acting(fugitive, () => fugitive.getByTestId('pass').click());
-  assert.equal((await readTable(fugitive)).hand.length, before + 2, 'a pass draws a bonus card (R11a)');
+  // R11a: he may draw the bonus card; no event card asks, and the Marshal waits for his answer.
+  await fugitive.getByTestId('pending').waitFor();
+  assert.equal(await fugitive.getByTestId('pending-card').count(), 0);
+  await marshal.getByTestId('pending').waitFor();
+  await acting(fugitive, () => fugitive.locator('[data-testid=pending] button[data-kind=deck]').click());
+  assert.equal((await readTable(fugitive)).hand.length, before + 2, 'a pass may draw a bonus card (R11a)');
   assert.equal((await readTable(marshal)).phase, 'draw');
 
   // A seat link whose token is not this room's: a clear notice, and the public table.
