@@ -1,8 +1,8 @@
 //! The computer Fugitive: it reads only a [`FugitiveView`].
 
 use fugitive_core::{
-    Action, Card, Cards, Choice, Deal, Deck, DeckCard, Event, EventVariant, Game, Icon, LegalActions, Role,
-    RuleOptions, SprintOptions,
+    Action, Card, Cards, Choice, Deal, Decision, Deck, DeckCard, Event, EventVariant, Game, Icon,
+    LegalActions, Phase, Role, RuleOptions, SprintOptions,
 };
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::deduction::Deduction;
 use crate::marshal::MarshalBot;
-use crate::view::{FugitiveView, Level, MarshalView, best_choice, face_up, last_card, peeked};
+use crate::view::{FugitiveView, Level, MarshalView, best_choice, last_card, peeked};
 
 /// Worlds the `hard` Fugitive samples per decision (one rollout per candidate move in each), unless set otherwise.
 pub const DEFAULT_ROLLOUTS: usize = 64;
@@ -64,11 +64,6 @@ impl FugitiveBot {
     #[must_use]
     pub fn with_rollouts(self, rollouts: usize) -> FugitiveBot {
         FugitiveBot { rollouts: rollouts.max(1), ..self }
-    }
-
-    /// The level.
-    pub fn level(&self) -> Level {
-        self.level
     }
 
     /// Its action, or `None` when it is not the Fugitive's move.
@@ -208,6 +203,8 @@ fn draw_choice(view: &FugitiveView, decks: &[Deck]) -> Deck {
 /// The Fugitive's answer to an event's pending decision (E3), one of `choices`.
 pub(crate) fn choose(view: &FugitiveView, choices: &[Choice]) -> Choice {
     let v = view.view();
+    // R11a: the pass bonus is a card more to place or sprint with; he always takes it.
+    let bonus = matches!(v.phase, Phase::Pending { decision: Decision::PassBonus, .. });
     let last = last_card(v);
     let newest = v.trail.iter().rposition(|t| !t.face_up);
     let target = last.number() + 5;
@@ -220,6 +217,7 @@ pub(crate) fn choose(view: &FugitiveView, choices: &[Choice]) -> Choice {
             Choice::Card { card } if card < last => 100 - i32::from(card.number()),
             Choice::Sprint { .. } | Choice::Card { .. } => -1,
             Choice::Decline => 0,
+            Choice::Deck { .. } if bonus => 1,
             // N5: the deck he would draw from.
             Choice::Deck { deck } => {
                 if deck.range().1 >= target {
@@ -300,7 +298,7 @@ fn cheapest(from: Cards, value: u8, hideout: Card) -> Option<Cards> {
 /// The `easy` Fugitive's choice among `moves` (see [`FugitiveBot`]).
 fn easy_choice(view: &FugitiveView, moves: &[Move], rng: &mut impl Rng) -> Action {
     let v = view.view();
-    let highest = face_up(v).iter().filter(|c| *c != Card::ESCAPE).last().map_or(0, Card::number);
+    let highest = v.highest_revealed();
     let hidden = v.trail.iter().filter(|t| !t.face_up).count();
     let escape = |m: &&Move| matches!(m.action, Action::Place { hideout, .. } if hideout == Card::ESCAPE);
     if let Some(m) = moves.iter().find(escape) {
@@ -378,7 +376,18 @@ fn determinize(view: &FugitiveView, rng: &mut impl Rng, mut evidence: Option<&mu
     let mut game = Game::from_deal(rules, Deal { decks, fugitive_hand: start }).ok()?;
     let mut next = 0;
     while next < v.history.len() {
-        match action_of(&v.history[next]) {
+        let event = &v.history[next];
+        let action = match (game.phase(), *event) {
+            // R11a: after a pass, his bonus draw or his decline answered a decision.
+            (Phase::Pending { decision: Decision::PassBonus, .. }, Event::Drew { deck, .. }) => {
+                Some((Role::Fugitive, Action::Choose { choice: Choice::Deck { deck } }))
+            }
+            (Phase::Pending { decision: Decision::PassBonus, .. }, Event::Declined { .. }) => {
+                Some((Role::Fugitive, Action::Choose { choice: Choice::Decline }))
+            }
+            _ => action_of(event),
+        };
+        match action {
             Some((role, action)) => {
                 if let (Some(llr), Role::Marshal) = (evidence.as_deref_mut(), role) {
                     *llr += hard_evidence(&game, action);
@@ -450,7 +459,9 @@ mod tests {
     #[test]
     fn a_determinized_game_agrees_with_his_view() {
         for seed in 0..30u64 {
-            let mut game = Game::new(Setup::new(seed));
+            // R11a: with the pass bonus, his bonus draws and declines replay as his choices.
+            let rules = RuleOptions { pass_bonus_draw: seed % 2 == 1, ..RuleOptions::default() };
+            let mut game = Game::new(Setup::new(seed).with_rules(rules));
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             while let Some(role) = game.to_move() {
                 let view = FugitiveView::of(&game);

@@ -6,6 +6,7 @@
 //! whatever a client has seen survives a crash.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -56,7 +57,7 @@ enum Memo {
 /// Limits the room enforces.
 #[derive(Clone, Copy, Debug)]
 pub struct RoomLimits {
-    /// Most sockets on the room.
+    /// Most spectators' sockets on the room (the players' are not counted).
     pub max_sockets: usize,
     /// Unload after this long without a socket (and no running clock).
     pub unload_after: Duration,
@@ -167,11 +168,11 @@ impl Room {
             let idle = self.sockets.is_empty() && deadline.is_none();
             tokio::select! {
                 command = rx.recv() => match command {
-                    Some(Command::Expire) => {
-                        self.kick_all(Kick { code: 4004, reason: "the room has expired" });
-                        break;
+                    Some(command) => {
+                        if self.handle(command).await.is_break() {
+                            break;
+                        }
                     }
-                    Some(command) => self.handle(command).await,
                     None => break,
                 },
                 () = sleep_until(deadline), if deadline.is_some() => self.time_out().await,
@@ -187,10 +188,14 @@ impl Room {
         metrics::room_loaded(-1.0);
     }
 
-    async fn handle(&mut self, command: Command) {
+    /// Carries out one command; `Break` when the actor must stop (the room expired).
+    async fn handle(&mut self, command: Command) -> ControlFlow<()> {
         match command {
             Command::Join { token, queue, kick, reply } => {
-                let _ = reply.send(self.join(token, queue, kick));
+                // A socket that went away while joining never learns its id: it cannot leave.
+                if let Err(Ok(socket)) = reply.send(self.join(token, queue, kick)) {
+                    self.leave(socket);
+                }
             }
             Command::Leave { socket } => self.leave(socket),
             Command::Request { socket, seq, request, reply } => {
@@ -210,8 +215,12 @@ impl Room {
                     turn_clock_secs: self.turn_clock_secs,
                 });
             }
-            Command::Expire => unreachable!("handled by the loop"),
+            Command::Expire => {
+                self.kick_all(Kick { code: 4004, reason: "the room has expired" });
+                return ControlFlow::Break(());
+            }
         }
+        ControlFlow::Continue(())
     }
 
     fn role_of(&self, seat: Seat) -> Role {
@@ -232,9 +241,6 @@ impl Room {
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
     ) -> Result<u64, JoinError> {
-        if self.sockets.len() >= self.limits.max_sockets {
-            return Err(JoinError::Full);
-        }
         let seat = match token {
             None => None,
             Some(token) => {
@@ -245,6 +251,11 @@ impl Room {
                 Some(seat.ok_or(JoinError::BadToken)?)
             }
         };
+        // Only spectators are counted: they must never lock a player out of his seat.
+        let spectators = self.sockets.values().filter(|s| s.seat.is_none()).count();
+        if seat.is_none() && spectators >= self.limits.max_sockets {
+            return Err(JoinError::Full);
+        }
         let presence = self.status().presence;
         let id = self.next_socket;
         self.next_socket += 1;
