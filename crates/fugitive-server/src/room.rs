@@ -114,16 +114,10 @@ impl Room {
         for (seat, seq) in stored.seqs {
             seats[seat.index()].seqs.note_accepted(seq);
         }
-        let clock = match (stored.turn_clock_secs, game.to_move(), stored.seated_at) {
-            (Some(secs), Some(role), Some(seated_at)) => {
-                let turn_start = turn_start.max(seated_at);
-                let elapsed = u64::try_from(now_ms() - turn_start).unwrap_or(0);
-                let left = Duration::from_millis((secs * 1000).saturating_sub(elapsed));
-                Some(Clock { role, deadline: Instant::now() + left })
-            }
-            _ => None,
-        };
-        Ok(Room {
+        // The clock of this turn started when the turn did, or when the second seat was claimed
+        // if that came later.
+        let turn_start = turn_start.max(stored.seated_at.unwrap_or(turn_start));
+        let mut room = Room {
             id,
             db,
             limits,
@@ -140,11 +134,17 @@ impl Room {
             rematch: [false; 2],
             sockets: HashMap::new(),
             next_socket: 1,
-            clock,
+            clock: None,
             empty_since: Instant::now(),
             computer: stored.computer,
             thinking: None,
-        })
+        };
+        room.clock = room.clock_due().map(|(secs, role)| {
+            let elapsed = u64::try_from(now_ms() - turn_start).unwrap_or(0);
+            let left = Duration::from_millis((secs * 1000).saturating_sub(elapsed));
+            Clock { role, deadline: Instant::now() + left }
+        });
+        Ok(room)
     }
 
     /// Starts the actor. `on_unload` runs when it unloads itself for want of sockets.
@@ -155,12 +155,16 @@ impl Room {
         on_unload: impl FnOnce() + Send + 'static,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(64);
-        tasks.spawn(self.run(rx, on_unload));
+        // Counted at once, not when the task first runs: `/metrics` is right from here on.
+        let loaded = metrics::room_loaded();
+        tasks.spawn(async move {
+            self.run(rx, on_unload).await;
+            drop(loaded);
+        });
         RoomHandle { generation, tx }
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_unload: impl FnOnce()) {
-        metrics::room_loaded(1.0);
         self.wake_bot();
         loop {
             let deadline = self.clock.map(|c| c.deadline);
@@ -184,7 +188,6 @@ impl Room {
                 }
             }
         }
-        metrics::room_loaded(-1.0);
     }
 
     async fn handle(&mut self, command: Command) {
@@ -398,8 +401,7 @@ impl Room {
     }
 
     async fn rematch(&mut self, seat: Seat, seq: u64) -> (Reply, Memo) {
-        let both_seated = self.seats.iter().all(|s| s.token_hash.is_some());
-        if !self.game.is_over() || !both_seated {
+        if !self.game.is_over() || !self.both_seated() {
             let message = "a rematch is offered once the game is over, by one of its two players";
             return (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused);
         }
@@ -450,14 +452,26 @@ impl Room {
         Ok(Claimed { role: self.role_of(Seat::Guest), token })
     }
 
-    /// Starts the clock of the player to move when the turn passed to the other player.
+    /// Whether both seats are claimed (by players or the computer).
+    fn both_seated(&self) -> bool {
+        self.seats.iter().all(|s| s.token_hash.is_some())
+    }
+
+    /// R17, the one rule of the turn clock: in a room with a clock, the clock of the player to
+    /// move runs while the game runs and both seats are claimed. Never against a seat nobody
+    /// has claimed yet, however the room got here (a move, a claim, a rematch, a rebuild).
+    fn clock_due(&self) -> Option<(u64, Role)> {
+        let secs = self.turn_clock_secs?;
+        let role = self.game.to_move()?;
+        self.both_seated().then_some((secs, role))
+    }
+
+    /// Starts the clock of the player to move when it is due and the turn passed to the other
+    /// player (or no clock ran); stops it when it is not due.
     fn restart_clock(&mut self, before: Option<Role>) {
-        let Some(secs) = self.turn_clock_secs else {
-            return;
-        };
-        self.clock = match self.game.to_move() {
+        self.clock = match self.clock_due() {
             None => None,
-            Some(role) if Some(role) != before || self.clock.is_none() => {
+            Some((secs, role)) if Some(role) != before || self.clock.is_none() => {
                 Some(Clock { role, deadline: Instant::now() + Duration::from_secs(secs) })
             }
             Some(_) => self.clock,
