@@ -68,6 +68,8 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let local = listener.local_addr()?;
+    // First: the rooms rebuilt below are counted in `fugitive_rooms_loaded`.
+    let metrics = metrics::install();
     let db = Db::connect(&config.database_url).await?;
     let limits = RoomLimits {
         max_sockets: config.max_sockets_per_room,
@@ -84,7 +86,7 @@ pub async fn run(
         origins: Arc::new(Origins::new(&config, local)),
         sockets: sockets.clone(),
         stop: stop.clone(),
-        metrics: metrics::install(),
+        metrics,
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);
