@@ -180,6 +180,15 @@ impl Db {
         Ok(Db { pool })
     }
 
+    /// Whether the database answers a query (`/readyz`).
+    ///
+    /// # Errors
+    /// When it does not.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
     /// Closes the pool, waiting for running queries (SQLite checkpoints its WAL).
     pub async fn close(&self) {
         self.pool.close().await;
