@@ -131,7 +131,7 @@ impl Room {
                 + stored.game.number.saturating_sub(1),
             game,
             fugitive_seat: stored.game.fugitive_seat,
-            rematch: [false; 2],
+            rematch: stored.rematch,
             sockets: HashMap::new(),
             next_socket: 1,
             clock: None,
@@ -405,7 +405,16 @@ impl Room {
             let message = "a rematch is offered once the game is over, by one of its two players";
             return (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused);
         }
-        self.rematch[seat.index()] = true;
+        let mut offers = self.rematch;
+        offers[seat.index()] = true;
+        if offers != [true, true] && !self.rematch[seat.index()] {
+            // An offer is stored, so it outlives the room's unloading and a restart.
+            if let Err(error) = self.db.offer_rematch(self.id, seat, self.game_number).await {
+                tracing::error!(room = %self.id, %error, "could not store a rematch offer");
+                return (unavailable(seq), Memo::Forget);
+            }
+        }
+        self.rematch = offers;
         if self.rematch == [true, true] {
             let mut seed = [0u8; 32];
             rand::rng().fill_bytes(&mut seed);

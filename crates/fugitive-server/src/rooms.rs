@@ -161,15 +161,20 @@ impl Rooms {
     /// On a database failure.
     pub async fn expire(&self, ttl: Duration) -> Result<usize, DbError> {
         let cutoff = now_ms() - i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
-        let expired = self.inner.db.expire_rooms(cutoff).await?;
-        for id in &expired {
-            let handle = self.inner.map().remove(id);
+        let mut expired = 0;
+        for id in self.inner.db.stale_rooms(cutoff).await? {
+            // The deletion checks again: a move since the selection keeps the room.
+            if !self.inner.db.expire_room(id, cutoff).await? {
+                continue;
+            }
+            expired += 1;
+            let handle = self.inner.map().remove(&id);
             if let Some(handle) = handle {
                 handle.expire().await;
             }
             tracing::info!(room = %id, "room expired");
         }
-        Ok(expired.len())
+        Ok(expired)
     }
 
     /// At start-up, rebuilds every room whose game is unfinished from its action log, so a
