@@ -35,6 +35,19 @@ pub enum DbError {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
+    /// Unit tests only: failures to inject.
+    #[cfg(test)]
+    pub(crate) faults: std::sync::Arc<Faults>,
+}
+
+/// Failures a unit test injects into [`Db`]; they do not exist outside `cargo test`'s build of
+/// this crate.
+#[cfg(test)]
+#[derive(Debug, Default)]
+pub(crate) struct Faults {
+    /// The next append commits, then reports an error: an ambiguous commit, as when the
+    /// connection drops between the commit and its acknowledgement.
+    pub(crate) ambiguous_append: std::sync::atomic::AtomicBool,
 }
 
 /// Unix time in milliseconds.
@@ -179,7 +192,11 @@ impl Db {
             .connect(&url)
             .await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
-        Ok(Db { pool })
+        Ok(Db {
+            pool,
+            #[cfg(test)]
+            faults: Default::default(),
+        })
     }
 
     /// Whether the database answers a query (`/readyz`).
@@ -306,6 +323,10 @@ impl Db {
                 .await?;
         }
         tx.commit().await?;
+        #[cfg(test)]
+        if self.faults.ambiguous_append.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
+        }
         Ok(())
     }
 

@@ -88,6 +88,10 @@ pub struct Room {
     empty_since: Instant,
     computer: Computer,
     thinking: Option<Thinking>,
+    /// A write failed: the database may hold it all the same (an ambiguous commit: committed,
+    /// then the connection failed before saying so). The room reads its state back from the
+    /// database before it carries out anything else.
+    stale: bool,
 }
 
 impl Room {
@@ -138,6 +142,7 @@ impl Room {
             empty_since: Instant::now(),
             computer: stored.computer,
             thinking: None,
+            stale: false,
         };
         room.clock = room.clock_due().map(|(secs, role)| {
             let elapsed = u64::try_from(now_ms() - turn_start).unwrap_or(0);
@@ -197,11 +202,19 @@ impl Room {
             }
             Command::Leave { socket } => self.leave(socket),
             Command::Request { socket, seq, request, reply } => {
-                let answer = self.request(socket, seq, request).await;
+                let answer = if self.refresh().await {
+                    self.request(socket, seq, request).await
+                } else {
+                    unavailable(seq)
+                };
                 let _ = reply.send(answer);
             }
             Command::Claim { invite, reply } => {
-                let answer = self.claim(&invite).await;
+                let answer = if self.refresh().await {
+                    self.claim(&invite).await
+                } else {
+                    Err(ClaimError::Unavailable)
+                };
                 let _ = reply.send(answer);
             }
             Command::Summary { reply } => {
@@ -215,6 +228,48 @@ impl Room {
             }
             Command::Expire => unreachable!("handled by the loop"),
         }
+    }
+
+    /// After a failed write, reads the room back from the database (which may hold the write
+    /// all the same) and tells every socket; `false` while the database cannot be read. The
+    /// sockets and each seat's remembered replies stay.
+    async fn refresh(&mut self) -> bool {
+        if !self.stale {
+            return true;
+        }
+        let stored = match self.db.load_room(self.id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => {
+                tracing::error!(room = %self.id, "the room is gone from the database");
+                return false;
+            }
+            Err(error) => {
+                tracing::error!(room = %self.id, %error, "could not reload the room");
+                return false;
+            }
+        };
+        let accepted = stored.seqs.clone();
+        let fresh = match Room::rebuild(self.id, stored, self.db.clone(), self.limits) {
+            Ok(fresh) => fresh,
+            Err(error) => {
+                tracing::error!(room = %self.id, %error, "the reloaded room does not replay");
+                return false;
+            }
+        };
+        let old = std::mem::replace(self, fresh);
+        self.sockets = old.sockets;
+        self.next_socket = old.next_socket;
+        self.empty_since = old.empty_since;
+        self.thinking = old.thinking;
+        for (seat, memory) in Seat::ALL.into_iter().zip(old.seats.map(|s| s.seqs)) {
+            self.seats[seat.index()].seqs = memory;
+        }
+        for (seat, seq) in accepted {
+            self.seats[seat.index()].seqs.note_accepted(seq);
+        }
+        tracing::info!(room = %self.id, version = self.version, "room reloaded after a failed write");
+        self.broadcast();
+        true
     }
 
     fn role_of(&self, seat: Seat) -> Role {
@@ -324,6 +379,7 @@ impl Room {
             self.db.append_action(self.id, self.game_number, number, &record, next.is_over()).await
         {
             tracing::error!(room = %self.id, %error, "could not store an action");
+            self.stale = true;
             return Err(());
         }
         let before = self.game.to_move();
@@ -370,6 +426,10 @@ impl Room {
     /// The computer opponent's request, made through the same door as a socket's.
     async fn bot_move(&mut self, (version, request): (u64, Option<SeatRequest>)) {
         self.thinking = None;
+        if !self.refresh().await {
+            self.bot_retry(version, request);
+            return;
+        }
         if version != self.version {
             // Overtaken (a resignation, a clock): think again about the new state.
             self.wake_bot();
@@ -381,13 +441,38 @@ impl Room {
         };
         let seq = self.seats[Seat::Guest.index()].seqs.last + 1;
         let reply = self.seat_request(Seat::Guest, seq, request).await;
-        if self.version == version && !self.game.is_over() {
+        if reply.code() == Some(code::UNAVAILABLE) {
+            self.bot_retry(version, Some(request));
+        } else if self.version == version && !self.game.is_over() {
             // Refused or not stored: the same view would give the same request; wait for news.
             tracing::warn!(room = %self.id, ?request, ?reply, "the computer opponent's move did not go through");
         }
     }
 
+    /// The database failed under the computer's request: it asks again in a second (by then
+    /// the room may have moved on, and it thinks again).
+    fn bot_retry(&mut self, version: u64, request: Option<SeatRequest>) {
+        tracing::warn!(room = %self.id, "the computer opponent waits for the database");
+        let (tx, rx) = oneshot::channel();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let _ = tx.send((version, request));
+        });
+        self.thinking = Some(rx);
+    }
+
     async fn time_out(&mut self) {
+        if !self.refresh().await {
+            // The database is down: try again shortly rather than lose the clock.
+            if let Some(clock) = self.clock.as_mut() {
+                clock.deadline = Instant::now() + Duration::from_secs(1);
+            }
+            return;
+        }
+        if self.clock.is_none_or(|clock| clock.deadline > Instant::now()) {
+            // The reload restarted or stopped the clock.
+            return;
+        }
         let Some(role) = self.game.to_move() else {
             self.clock = None;
             return;
@@ -411,6 +496,7 @@ impl Room {
             // An offer is stored, so it outlives the room's unloading and a restart.
             if let Err(error) = self.db.offer_rematch(self.id, seat, self.game_number).await {
                 tracing::error!(room = %self.id, %error, "could not store a rematch offer");
+                self.stale = true;
                 return (unavailable(seq), Memo::Forget);
             }
         }
@@ -423,6 +509,7 @@ impl Room {
             let number = self.game_number + 1;
             if let Err(error) = self.db.new_game(self.id, number, &setup, fugitive_seat, now_ms()).await {
                 tracing::error!(room = %self.id, %error, "could not store a new game");
+                self.stale = true;
                 self.rematch[seat.index()] = false;
                 return (unavailable(seq), Memo::Forget);
             }
@@ -451,6 +538,7 @@ impl Room {
             Ok(false) => return Err(ClaimError::Taken),
             Err(error) => {
                 tracing::error!(room = %self.id, %error, "could not claim a seat");
+                self.stale = true;
                 return Err(ClaimError::Unavailable);
             }
         }
@@ -556,7 +644,7 @@ fn kick(socket: &mut Socket, why: Kick) {
 }
 
 fn unavailable(seq: u64) -> Reply {
-    Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; nothing changed, try again")
+    Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; try again with the same seq")
 }
 
 /// The computer opponent's answer; a thinking task that died answers nothing.
@@ -571,5 +659,53 @@ async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use fugitive_core::{Card, Cards};
+
+    use super::*;
+    use crate::rooms::Rooms;
+
+    #[tokio::test]
+    async fn an_ambiguous_commit_is_read_back_before_the_next_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("room.db").display())).await.unwrap();
+        let limits =
+            RoomLimits { max_sockets: 4, unload_after: Duration::from_secs(60), bot_pause: Duration::ZERO };
+        let rooms = Rooms::new(db.clone(), limits);
+        let created =
+            rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
+        let room = rooms.get(created.room).await.unwrap();
+        let (queue, _frames) = mpsc::channel(64);
+        let (kick, _kicked) = oneshot::channel();
+        let socket = room.join(Some(created.token), queue, kick).await.unwrap().unwrap();
+        let place =
+            SeatRequest::Action(Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY });
+
+        // The database commits the placement but the driver reports a failure.
+        db.faults.ambiguous_append.store(true, Ordering::SeqCst);
+        let reply = room.request(socket, 1, place).await.unwrap();
+        assert_eq!(reply.code(), Some(code::UNAVAILABLE));
+        let stored = db.load_room(created.room).await.unwrap().unwrap();
+        assert_eq!(stored.game.actions.len(), 1, "it was stored all the same");
+
+        // The room reads its log back: the retry is answered ok (and not applied twice), and
+        // the game goes on from the stored state.
+        assert_eq!(room.request(socket, 1, place).await.unwrap(), Reply::ok(1));
+        let end_turn = SeatRequest::Action(Action::EndTurn);
+        assert_eq!(room.request(socket, 2, end_turn).await.unwrap(), Reply::ok(2));
+        let stored = db.load_room(created.room).await.unwrap().unwrap();
+        let actions: Vec<Action> = stored.game.actions.iter().map(|a| a.action).collect();
+        assert_eq!(
+            actions,
+            [Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY }, Action::EndTurn]
+        );
+        drop(room);
+        rooms.shut_down().await;
     }
 }
