@@ -75,6 +75,7 @@ pub async fn run(
         max_sockets: config.max_sockets_per_room,
         unload_after: config.room_unload_after,
         bot_pause: config.bot_pause,
+        deal_seed: config.deal_seed,
     };
     let rooms = Rooms::new(db.clone(), limits);
     rooms.load_unfinished().await?;

@@ -9,8 +9,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{Action, ByRole, Game, ReplayError, Role, RuleOptions, Seed, Setup, Viewer};
-use rand::RngCore;
+use fugitive_core::{Action, ByRole, Game, ReplayError, Role, RuleOptions, Setup, Viewer};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -20,6 +19,7 @@ use crate::computer::{self, Computer};
 use crate::db::{Db, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
 use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
+use crate::rooms;
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
 
 mod handle;
@@ -62,6 +62,8 @@ pub struct RoomLimits {
     pub unload_after: Duration,
     /// About how long a computer opponent waits before it moves.
     pub bot_pause: Duration,
+    /// `--deal-seed`: deal every game, and let the computer choose, from this number.
+    pub deal_seed: Option<u64>,
 }
 
 /// The computer opponent's next request, under way: it answers with the room's version it was
@@ -407,11 +409,14 @@ impl Room {
             return;
         }
         let (version, pause) = (self.version, computer::pause(self.limits.bot_pause));
+        // With `--deal-seed` the computer's choices are reproducible: they follow from it and
+        // the room's version.
+        let seed = self.limits.deal_seed.map(|base| base.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ version);
         let (tx, rx) = oneshot::channel();
         tokio::spawn(async move {
             tokio::time::sleep(pause).await;
             let request = match view {
-                Some(view) => tokio::task::spawn_blocking(move || computer::think(level, view))
+                Some(view) => tokio::task::spawn_blocking(move || computer::think(level, view, seed))
                     .await
                     .ok()
                     .flatten()
@@ -502,11 +507,9 @@ impl Room {
         }
         self.rematch = offers;
         if self.rematch == [true, true] {
-            let mut seed = [0u8; 32];
-            rand::rng().fill_bytes(&mut seed);
-            let setup = Setup { seed: Seed(seed), rules: self.rules };
-            let fugitive_seat = self.fugitive_seat.other();
             let number = self.game_number + 1;
+            let setup = Setup { seed: rooms::new_seed(self.limits.deal_seed, number), rules: self.rules };
+            let fugitive_seat = self.fugitive_seat.other();
             if let Err(error) = self.db.new_game(self.id, number, &setup, fugitive_seat, now_ms()).await {
                 tracing::error!(room = %self.id, %error, "could not store a new game");
                 self.stale = true;
@@ -675,8 +678,12 @@ mod tests {
     async fn an_ambiguous_commit_is_read_back_before_the_next_request() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::connect(&format!("sqlite://{}", dir.path().join("room.db").display())).await.unwrap();
-        let limits =
-            RoomLimits { max_sockets: 4, unload_after: Duration::from_secs(60), bot_pause: Duration::ZERO };
+        let limits = RoomLimits {
+            max_sockets: 4,
+            unload_after: Duration::from_secs(60),
+            bot_pause: Duration::ZERO,
+            deal_seed: None,
+        };
         let rooms = Rooms::new(db.clone(), limits);
         let created =
             rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();

@@ -8,9 +8,11 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::child::ChildServer;
-use common::driver::{Goal, fugitive_move, legal_of, marshal_move, play, view_of};
+use common::driver::{
+    Goal, MAX_ACTIONS, deal_reaching, fugitive_move, legal_of, marshal_move, play, view_of,
+};
 use common::{Client, PATIENCE, Server, Table, TestDb};
-use fugitive_core::Role;
+use fugitive_core::{Reason, Role};
 use serde_json::{Value, json};
 
 /// Joins all three sockets again with the same tokens.
@@ -31,9 +33,16 @@ fn seen(state: &Value) -> (Value, Value, Value) {
     (state["version"].clone(), state["view"].clone(), state["legal"].clone())
 }
 
+/// A deal the driver ends with the Fugitive surviving the Manhunt, after more actions than the
+/// tests play before they interrupt the server.
+fn manhunt_survived_deal() -> String {
+    deal_reaching(&[(Goal::ManhuntSurvived, Reason::ManhuntSurvived)], 20).to_string()
+}
+
 /// Plays a while, restarts the server on the same database, and carries on.
 async fn restart_keeps_the_game(db: TestDb) {
-    let server = Server::start(&db, &[]).await;
+    let deal = manhunt_survived_deal();
+    let server = Server::start(&db, &["--deal-seed", &deal]).await;
     let mut table = Table::open(server.addr, json!({ "role": "marshal" })).await;
     assert!(play(&mut table, Goal::ManhuntSurvived, 12).await.is_none(), "the game is still running");
     let before = [&table.fugitive, &table.marshal, &table.spectator].map(|c| seen(c.state.as_ref().unwrap()));
@@ -41,7 +50,7 @@ async fn restart_keeps_the_game(db: TestDb) {
     let last_seq = table.fugitive.take_seq() - 1;
     server.stop().await;
 
-    let server = Server::start(&db, &[]).await;
+    let server = Server::start(&db, &["--deal-seed", &deal]).await;
     let mut table = rejoin(server.addr, &table).await;
     let after = [&table.fugitive, &table.marshal, &table.spectator].map(|c| seen(c.state.as_ref().unwrap()));
     assert_eq!(after, before, "the rebuilt room shows each seat exactly what it showed");
@@ -52,8 +61,8 @@ async fn restart_keeps_the_game(db: TestDb) {
     assert_eq!(reply["ok"], true, "{reply}");
     assert_eq!(table.fugitive.state.as_ref().unwrap()["version"], before[0].0);
 
-    let outcome = play(&mut table, Goal::ManhuntSurvived, 400).await.expect("the game ends");
-    assert_eq!(outcome.reason, fugitive_core::Reason::ManhuntSurvived);
+    let outcome = play(&mut table, Goal::ManhuntSurvived, MAX_ACTIONS).await.expect("the known deal ends");
+    assert_eq!(outcome.reason, Reason::ManhuntSurvived);
     server.stop().await;
 
     // A finished game stays readable after another restart.
@@ -69,7 +78,8 @@ async fn restart_keeps_the_game(db: TestDb) {
 /// Plays, kills the server with SIGKILL right after a move was acknowledged, restarts it on
 /// the same database; the clients come back with their tokens and finish the game.
 async fn kill_9_loses_no_acknowledged_move(db: TestDb) {
-    let server = ChildServer::spawn(&db, &[]).await;
+    let deal = manhunt_survived_deal();
+    let server = ChildServer::spawn(&db, &["--deal-seed", &deal]).await;
     let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
     assert!(play(&mut table, Goal::ManhuntSurvived, 15).await.is_none(), "the game is still running");
     // One more move, acknowledged to its sender only; nobody else has read it yet.
@@ -92,12 +102,12 @@ async fn kill_9_loses_no_acknowledged_move(db: TestDb) {
     let mover_is_fugitive = mover.state.as_ref().unwrap()["view"]["viewer"] == "fugitive";
     server.kill_9().await;
 
-    let server = ChildServer::spawn(&db, &[]).await;
+    let server = ChildServer::spawn(&db, &["--deal-seed", &deal]).await;
     let mut table = rejoin(server.addr, &table).await;
     let mover = if mover_is_fugitive { &table.fugitive } else { &table.marshal };
     assert_eq!(seen(mover.state.as_ref().unwrap()), acknowledged, "the acknowledged move survived");
-    let outcome = play(&mut table, Goal::ManhuntSurvived, 400).await.expect("the game ends");
-    assert_eq!(outcome.reason, fugitive_core::Reason::ManhuntSurvived);
+    let outcome = play(&mut table, Goal::ManhuntSurvived, MAX_ACTIONS).await.expect("the known deal ends");
+    assert_eq!(outcome.reason, Reason::ManhuntSurvived);
     server.kill_9().await;
     db.drop_database().await;
 }
@@ -131,6 +141,8 @@ async fn an_unloaded_room_is_rebuilt_on_the_next_visit() {
     let db = TestDb::sqlite();
     let server = Server::start(&db, &["--room-unload-after", "50ms"]).await;
     let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
+    // A random deal: no game ends in its first 6 actions (42 is out of reach, and the Marshal
+    // misses on purpose).
     assert!(play(&mut table, Goal::ManhuntSurvived, 6).await.is_none());
     let before = seen(table.marshal.state.as_ref().unwrap());
     let (fugitive, marshal, spectator) = (table.fugitive, table.marshal, table.spectator);

@@ -126,3 +126,43 @@ async fn sqlite_expiry_keeps_the_finished_games_of_a_room() {
 async fn postgres_expiry_keeps_the_finished_games_of_a_room() {
     expiry_keeps_finished_games(TestDb::postgres().await).await;
 }
+
+/// `--deal-seed` (an operator's setting, for tests): game n of every room is dealt from
+/// `rooms::deal(seed, n)`; without it every game gets a fresh seed.
+#[tokio::test]
+async fn the_deal_seed_setting_deals_known_games() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--deal-seed", "42"]).await;
+    let mut seeds = Vec::new();
+    for _ in 0..2 {
+        let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
+        assert_eq!(table.fugitive.act(json!({ "type": "resign" })).await["ok"], true);
+        let room = &table.seats.room;
+        let (_, replay) = http(server.addr, "GET", &format!("/api/rooms/{room}/games/1"), None).await;
+        seeds.push(replay["setup"]["seed"].clone());
+        // Game 2 of the room is dealt from the same setting.
+        assert_eq!(table.fugitive.request(json!({ "type": "rematch" })).await["ok"], true);
+        assert_eq!(table.marshal.request(json!({ "type": "rematch" })).await["ok"], true);
+        table.marshal.wait_state(|s| s["game"] == 2).await;
+        // The Marshal of game 2 (the old Fugitive) resigns at once.
+        assert_eq!(table.fugitive.act(json!({ "type": "resign" })).await["ok"], true);
+        let (_, replay) = http(server.addr, "GET", &format!("/api/rooms/{room}/games/2"), None).await;
+        let want = String::from(fugitive_server::rooms::deal(42, 2));
+        assert_eq!(replay["setup"]["seed"], json!(want));
+    }
+    let want = String::from(fugitive_server::rooms::deal(42, 1));
+    assert_eq!(seeds, [json!(want), json!(want)]);
+    server.stop().await;
+
+    let server = Server::start(&db, &[]).await;
+    let mut seeds = Vec::new();
+    for _ in 0..2 {
+        let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
+        assert_eq!(table.fugitive.act(json!({ "type": "resign" })).await["ok"], true);
+        let room = &table.seats.room;
+        let (_, replay) = http(server.addr, "GET", &format!("/api/rooms/{room}/games/1"), None).await;
+        seeds.push(replay["setup"]["seed"].clone());
+    }
+    assert_ne!(seeds[0], seeds[1], "without the setting every deal is fresh");
+    server.stop().await;
+}
