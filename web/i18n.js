@@ -1,7 +1,8 @@
 // Every string the player reads comes from here: English, German and French.
 // `t(key, params)` looks the key up in the current language (falling back to English) and fills
-// in `{name}` placeholders. A key whose value is an object is picked by plural category of
-// `params.n` (`one`, `other`).
+// in `{name}` placeholders. A key whose value is an object is picked by `params.n`: its `zero`
+// form when n is 0 (every language has one, as French counts 0 in the `one` category), else the
+// form of n's plural category (`one`, `other`, from Intl.PluralRules).
 
 import en from './i18n/en.js';
 import de from './i18n/de.js';
@@ -65,8 +66,9 @@ export function t(key, params = {}) {
     return key;
   }
   if (typeof text === 'object') {
-    const category = new Intl.PluralRules(current).select(params.n ?? 0);
-    text = text[category] ?? text.other;
+    const n = params.n ?? 0;
+    text =
+      n === 0 && text.zero !== undefined ? text.zero : (text[new Intl.PluralRules(current).select(n)] ?? text.other);
   }
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }

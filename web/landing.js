@@ -292,14 +292,21 @@ export function renderShare(links, role) {
   );
 }
 
-async function copy(url, button) {
+/// Puts `text` on the clipboard (the older `execCommand` way where the Clipboard API is refused).
+export async function copyText(text) {
   try {
-    await navigator.clipboard.writeText(url);
+    await navigator.clipboard.writeText(text);
   } catch {
-    const input = button.previousElementSibling;
-    input.select();
+    const area = h('textarea', { class: 'visually-hidden', readonly: true }, text);
+    document.body.append(area);
+    area.select();
     document.execCommand?.('copy');
+    area.remove();
   }
+}
+
+async function copy(url, button) {
+  await copyText(url);
   button.textContent = t('share.copied');
   setTimeout(() => {
     button.textContent = t('share.copy');

@@ -52,6 +52,12 @@ export function assistShares(notepad) {
   return shares;
 }
 
+/// A share as a whole percentage; a live candidate never reads 0 %.
+export function percentText(share) {
+  const percent = Math.round(share * 100);
+  return percent === 0 ? '<1' : String(percent);
+}
+
 /// `notes`: { mode, selected: Set, marks: {n: mark}, assist }, `assist` being the server's
 /// deduction (`state.notepad`) when the room has the notepad assist. `on`: { pick(n), mode(m),
 /// guess(), clear() }.
@@ -70,7 +76,8 @@ export function renderBoard(view, legal, notes, on) {
     ].filter(Boolean);
     const words = states.filter((s) => s !== 'selected').map((s) => t(`board.state.${s}`));
     const share = shares.get(n);
-    if (share) words.push(t('board.assist', { percent: Math.round(share * 100) }));
+    const percent = share ? percentText(share) : null;
+    if (share) words.push(t('board.assist', { percent }));
     numbers.push(
       h(
         'button',
@@ -84,7 +91,7 @@ export function renderBoard(view, legal, notes, on) {
           onclick: () => on.pick(n),
         },
         n,
-        share ? h('span', { class: 'share', 'aria-hidden': 'true' }, `${Math.round(share * 100)}%`) : null,
+        share ? h('span', { class: 'odds', 'aria-hidden': 'true' }, `${percent}%`) : null,
       ),
     );
   }

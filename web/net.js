@@ -6,6 +6,8 @@
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const ROOM_GONE = 4004;
+/// `GET /api/origin?origin=…`: whether the server lets a page of this origin open a socket.
+const ORIGIN_CHECK = '/api/origin?origin=';
 const RETRIES = 3;
 
 export class Connection {
@@ -42,9 +44,18 @@ export class Connection {
     this.socket = socket;
     this.ready = false;
     this.handlers.status(this.attempt === 0 ? 'connecting' : 'reconnecting');
-    socket.addEventListener('open', () => this.hello());
+    let opened = false;
+    socket.addEventListener('open', () => {
+      opened = true;
+      this.hello();
+    });
     socket.addEventListener('message', (event) => this.receive(event.data));
-    socket.addEventListener('close', (event) => this.dropped(socket, event.code));
+    socket.addEventListener('close', (event) => {
+      // A refused upgrade never opens, and the browser hides why: ask the server whether it
+      // refuses this page's origin (--allowed-origins), which no reconnection would change.
+      if (opened) this.dropped(socket, event.code);
+      else originRefused().then((refused) => (refused ? this.refused(socket) : this.dropped(socket, event.code)));
+    });
   }
 
   hello() {
@@ -136,6 +147,14 @@ export class Connection {
     this.timer = setTimeout(() => this.open(), jittered);
   }
 
+  /// The server does not accept sockets from this page's origin: stop and say so.
+  refused(socket) {
+    if (socket !== this.socket || this.closed) return;
+    this.closed = true;
+    this.ready = false;
+    this.handlers.status('origin');
+  }
+
   /// The browser says the network is back or the tab is visible again: don't wait out the
   /// back-off.
   reconnectNow() {
@@ -148,5 +167,17 @@ export class Connection {
     this.closed = true;
     clearTimeout(this.timer);
     this.socket?.close(1000);
+  }
+}
+
+/// Whether the server refuses WebSockets from this page's origin (`403 origin_not_allowed`).
+export async function originRefused(origin = location.origin, get = fetch) {
+  try {
+    const response = await get(ORIGIN_CHECK + encodeURIComponent(origin));
+    if (response.status !== 403) return false;
+    const body = await response.json();
+    return body?.error === 'origin_not_allowed';
+  } catch {
+    return false;
   }
 }

@@ -8,7 +8,7 @@ import { renderTrail, renderDecks, renderSeats, statusText, toMove, cardFace, ti
 import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } from './fugitive.js';
 import { loadMarks, saveMarks, renderBoard, pickNumber, renderMarshalHand } from './marshal.js';
 import { renderHistory, describe } from './history.js';
-import { renderShare } from './landing.js';
+import { renderShare, copyText } from './landing.js';
 import { renderEventsPanel, renderPending } from './events.js';
 
 export const seatKey = (room) => `fugitive:seat:${room}`;
@@ -38,8 +38,48 @@ function store(key, value) {
   }
 }
 
+/// This tab's seat, when it took the other seat of a room this browser already plays in (see
+/// `ownInvitation`): kept in sessionStorage, so the browser's own seat (localStorage) stays.
+function tabSeat(room) {
+  try {
+    return sessionStorage.getItem(seatKey(room));
+  } catch {
+    return null;
+  }
+}
+
+function storeTabSeat(room, token) {
+  try {
+    sessionStorage.setItem(seatKey(room), token);
+  } catch {
+    // Without session storage the other seat lasts as long as the page.
+  }
+}
+
+/// Claims the invitation `invite`; returns the seat token, or the error code.
+async function claim(room, invite) {
+  const res = await fetch(`/api/rooms/${room}/claim`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ invite }),
+  }).catch(() => null);
+  if (res?.ok) return { token: (await res.json()).token };
+  const body = res ? await res.json().catch(() => ({})) : {};
+  return { error: body.error ?? 'unreachable' };
+}
+
+/// Whether the room still waits for someone to claim a seat.
+async function seatOpen(room) {
+  const res = await fetch(`/api/rooms/${room}`).catch(() => null);
+  if (!res?.ok) return false;
+  const { seats } = await res.json();
+  return !seats?.fugitive || !seats?.marshal;
+}
+
 /// Reads `#seat=` or `#invite=` from the address, claims an invitation, and returns the seat
-/// token to use (null: watch as a spectator) and a notice to show, if any.
+/// token to use (null: watch as a spectator) and a notice to show, if any. A browser that already
+/// holds a seat in the room does not claim the other one by opening the invitation: it is most
+/// likely the player's own link for the opponent, so the page asks (`ownInvite`).
 async function findSeat(room) {
   const params = new URLSearchParams(location.hash.slice(1));
   const seat = params.get('seat');
@@ -49,29 +89,24 @@ async function findSeat(room) {
     store(seatKey(room), seat);
     return { token: seat };
   }
+  const known = tabSeat(room) ?? stored(seatKey(room));
   if (invite) {
-    const res = await fetch(`/api/rooms/${room}/claim`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ invite }),
-    }).catch(() => null);
-    if (res?.ok) {
-      const claim = await res.json();
-      store(seatKey(room), claim.token);
-      return { token: claim.token };
+    if (known) return { token: known, ownInvite: (await seatOpen(room)) ? invite : null };
+    const claimed = await claim(room, invite);
+    if (claimed.token) {
+      store(seatKey(room), claimed.token);
+      return { token: claimed.token };
     }
-    const known = stored(seatKey(room));
-    if (known) return { token: known };
-    const body = res ? await res.json().catch(() => ({})) : {};
-    return { token: null, notice: body.error === 'seat_taken' ? t('room.inviteUsed') : t('room.inviteFailed') };
+    return { token: null, notice: claimed.error === 'seat_taken' ? t('room.inviteUsed') : t('room.inviteFailed') };
   }
-  return { token: stored(seatKey(room)) };
+  return { token: known };
 }
 
 export async function showRoom(root, room) {
   const page = new RoomPage(root, room);
   const seat = await findSeat(room);
   page.notice = seat.notice ?? null;
+  page.ownInvite = seat.ownInvite ?? null;
   page.start(seat.token);
   return page;
 }
@@ -88,6 +123,7 @@ class RoomPage {
     this.busy = false;
     this.error = null;
     this.notice = null;
+    this.ownInvite = null; // the invitation for the opponent, opened by the player who holds a seat
     this.confirmResign = false;
     this.seats = null; // from GET /api/rooms/{room}, for a server whose states lack `room.seats`
     onLanguageChange(() => this.render());
@@ -107,6 +143,11 @@ class RoomPage {
         if (code === 'bad_token') {
           this.notice = t('room.badToken');
           forget(seatKey(this.room));
+          try {
+            sessionStorage.removeItem(seatKey(this.room));
+          } catch {
+            // Nothing stored for this tab.
+          }
         }
         this.render();
       },
@@ -204,9 +245,14 @@ class RoomPage {
 
   banner() {
     const lines = [];
+    const own = this.ownInvitePrompt();
+    if (own) lines.push(own);
     if (this.notice) lines.push(h('p', { class: 'notice', 'data-testid': 'notice' }, this.notice));
     if (this.status === 'gone') lines.push(h('p', { class: 'alert', 'data-testid': 'connection' }, t('conn.gone')));
-    else if (this.status === 'waiting' || this.status === 'reconnecting') {
+    else if (this.status === 'origin') {
+      const text = t('conn.origin', { origin: location.origin });
+      lines.push(h('p', { class: 'alert', 'data-testid': 'connection' }, text));
+    } else if (this.status === 'waiting' || this.status === 'reconnecting') {
       lines.push(h('p', { class: 'alert', 'data-testid': 'connection', role: 'status' }, t('conn.reconnecting')));
     }
     const msg = this.msg;
@@ -397,6 +443,72 @@ class RoomPage {
         'aria-label': t('over.title'),
       },
       panel,
+    );
+  }
+
+  /// Asked when this browser, which holds a seat here, opens the room's invitation: copy the link
+  /// for the opponent, or take the other seat in this tab (both seats stay in this browser).
+  ownInvitePrompt() {
+    if (!this.ownInvite) return null;
+    const me = this.msg?.view.viewer;
+    const url = `${location.origin}${location.pathname}#invite=${this.ownInvite}`;
+    const copyButton = h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        'data-testid': 'own-invite-copy',
+        onclick: async () => {
+          await copyText(url);
+          this.ownInvite = null;
+          this.notice = t('ownInvite.copied');
+          this.render();
+        },
+      },
+      t('ownInvite.copy'),
+    );
+    return h(
+      'section',
+      { class: 'own-invite', 'data-testid': 'own-invite', role: 'alertdialog', 'aria-labelledby': 'own-invite-title' },
+      h('h2', { id: 'own-invite-title' }, t('ownInvite.title')),
+      h('p', {}, me === 'fugitive' || me === 'marshal' ? t(`ownInvite.youAre.${me}`) : t('ownInvite.youHaveSeat')),
+      h(
+        'div',
+        { class: 'buttons' },
+        copyButton,
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-testid': 'own-invite-take',
+            onclick: async () => {
+              const claimed = await claim(this.room, this.ownInvite);
+              this.ownInvite = null;
+              if (claimed.token) {
+                storeTabSeat(this.room, claimed.token);
+                location.reload();
+                return;
+              }
+              this.notice = claimed.error === 'seat_taken' ? t('ownInvite.taken') : t('room.refused');
+              this.render();
+            },
+          },
+          t('ownInvite.take'),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'quiet',
+            'data-testid': 'own-invite-dismiss',
+            onclick: () => {
+              this.ownInvite = null;
+              this.render();
+            },
+          },
+          t('ownInvite.dismiss'),
+        ),
+      ),
     );
   }
 

@@ -154,7 +154,11 @@ export function renderDecks(view, legal, onDraw) {
       const body = [
         h('span', { class: 'deck-name' }, t('decks.deck', { n: deck.deck })),
         h('span', { class: 'deck-range' }, `${from}–${to}`),
-        h('span', { class: 'deck-size', 'data-testid': `deck-size-${deck.deck}` }, t('decks.size', { n: deck.size })),
+        h(
+          'span',
+          { class: 'deck-size', 'data-testid': `deck-size-${deck.deck}`, 'data-size': deck.size },
+          t('decks.size', { n: deck.size }),
+        ),
       ];
       // After the end the deck order is public too (R18).
       if (deck.cards && deck.cards.length > 0) {

@@ -19,11 +19,28 @@ after(() => closeTable({ server, browser }));
 const deckSizes = (page) =>
   page.evaluate(() =>
     Object.fromEntries(
-      [1, 2, 3].map((d) => [
-        d,
-        Number(document.querySelector(`[data-testid=deck-size-${d}]`).textContent.match(/\d+/)[0]),
-      ]),
+      [1, 2, 3].map((d) => [d, Number(document.querySelector(`[data-testid=deck-size-${d}]`).dataset.size)]),
     ),
+  );
+
+/// Percentages of the notepad assist drawn outside their number's button, as big as a panel, or
+/// reading 0 % on a live candidate.
+const strayShares = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('[data-share] > span')].flatMap((span) => {
+      const [box, outer] = [span.getBoundingClientRect(), span.parentElement.getBoundingClientRect()];
+      const inside =
+        box.left >= outer.left - 0.5 &&
+        box.right <= outer.right + 0.5 &&
+        box.top >= outer.top - 0.5 &&
+        box.bottom <= outer.bottom + 0.5;
+      const problems = [];
+      if (!inside) problems.push(`${span.textContent} spills out of ${span.parentElement.dataset.testid}`);
+      if (getComputedStyle(span).backgroundColor !== 'rgba(0, 0, 0, 0)')
+        problems.push(`${span.textContent} on a panel`);
+      if (/^0\s*%$/.test(span.textContent.trim())) problems.push(`${span.parentElement.dataset.testid} reads 0%`);
+      return problems;
+    }),
   );
 
 /// Creates a room against the computer from the landing page and opens the table.
@@ -106,7 +123,10 @@ test('a whole game as the Marshal, with the notepad assist, against the computer
     const hidden = table.trail.filter((p) => !p.faceUp).length;
     assert.ok(shares.length > 0 || hidden === 0, 'the assist shows candidates for the face-down hideouts');
     if (shares.length) assisted += 1;
-    if (assisted === 1) await shot(page, 'computer-fugitive-assist');
+    if (assisted === 1) {
+      await shot(page, 'computer-fugitive-assist');
+      assert.deepEqual(await strayShares(page), [], 'each percentage sits inside its number (issue 9, defect 5)');
+    }
     const [best] = shares.sort((a, b) => b[1] - a[1])[0] ?? [1];
     await guess(page, [best]);
   }

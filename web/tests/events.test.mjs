@@ -20,10 +20,7 @@ const VARIANTS = ['off', 'random', 'discovery', 'helpful:fugitive', 'helpful:mar
 const deckSizes = (page) =>
   page.evaluate(() =>
     Object.fromEntries(
-      [1, 2, 3].map((d) => [
-        d,
-        Number(document.querySelector(`[data-testid=deck-size-${d}]`).textContent.match(/\d+/)[0]),
-      ]),
+      [1, 2, 3].map((d) => [d, Number(document.querySelector(`[data-testid=deck-size-${d}]`).dataset.size)]),
     ),
   );
 

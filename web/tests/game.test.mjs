@@ -36,10 +36,7 @@ const hiddenOf = (table) => table.trail.filter((p) => !p.faceUp).map((p) => p.ca
 const deckSizes = (page) =>
   page.evaluate(() =>
     Object.fromEntries(
-      [1, 2, 3].map((d) => [
-        d,
-        Number(document.querySelector(`[data-testid=deck-size-${d}]`).textContent.match(/\d+/)[0]),
-      ]),
+      [1, 2, 3].map((d) => [d, Number(document.querySelector(`[data-testid=deck-size-${d}]`).dataset.size)]),
     ),
   );
 
@@ -210,7 +207,7 @@ test('two players play two games by link, with a spectator following', async () 
       'the whole trail is shown after the end (R18)',
     );
     for (const n of [1, 2, 3]) {
-      const size = Number((await page.getByTestId(`deck-size-${n}`).textContent()).match(/\d+/)?.[0] ?? 0);
+      const size = Number(await page.getByTestId(`deck-size-${n}`).getAttribute('data-size'));
       if (size > 0) await page.getByTestId(`deck-order-${n}`).waitFor(); // the deck order too (R18)
     }
   }

@@ -45,6 +45,9 @@ export async function startServer() {
     WEB_DIR,
     '--allowed-origins',
     url,
+    // Every test creates its rooms from one address.
+    '--max-rooms-per-minute',
+    '10000',
   ];
   let output = '';
   let child;

@@ -22,6 +22,10 @@
 //! 5. **Guesses.** For every wrong guess of numbers `G`, made when the trail had `L`
 //!    positions: not every number of `G` was a face-down hideout among positions `1..=L` at that
 //!    moment (R12). Right guesses are face up, so rule 1 covers them.
+//!    Of the wrong guesses naming two or more numbers still unknown, a guess another one
+//!    implies is merged away (the same numbers named again later, or more numbers named with
+//!    fewer positions), and only the newest 32 of the rest are used: past that budget the
+//!    oldest guesses' evidence is left out, which allows more trails, never fewer.
 //!
 //! **Events** (`EVENTS.md`). Rule 3 uses the trail events: a hideout on an F1 Safe House
 //! space may lie `5 + S` above, on an M1 Roadblock space at most 3 (sprint cards an F5 Smoke
@@ -169,6 +173,10 @@ fn source(number: u8) -> usize {
     Card::new(number).and_then(Deck::of).map_or(0, |d| d.number() as usize)
 }
 
+/// The most open multi-number wrong guesses the programme keeps (one bit each in [`State`]);
+/// older ones beyond it are left out (rule 5).
+const MAX_OPEN_GUESSES: usize = 32;
+
 /// What the Fugitive holds of deck `d` (1–3) at the start (R3).
 const DEALT: [i64; 4] = [0, 3, 2, 0];
 
@@ -280,7 +288,29 @@ impl Evidence {
         for (numbers, hidden) in wrong {
             evidence.add_wrong_guess(numbers, &hidden);
         }
+        evidence.keep_open_guesses(MAX_OPEN_GUESSES);
         evidence
+    }
+
+    /// Merges the open guesses and keeps at most `budget` of them, dropping the oldest
+    /// evidence first: a guess implied by another one adds nothing (the same numbers named
+    /// again when the trail was longer, or a subset of them named when it was at least as
+    /// long), and a dropped guess only ever allows more trails, so the true one stays counted.
+    fn keep_open_guesses(&mut self, budget: usize) {
+        let guesses = std::mem::take(&mut self.guesses);
+        // `a` implies `b`: every trail `a` rules out, `b` rules out too.
+        let implies = |a: &OpenGuess, b: &OpenGuess| a.numbers.is_subset(b.numbers) && a.horizon >= b.horizon;
+        for (i, guess) in guesses.iter().enumerate() {
+            let implied = guesses
+                .iter()
+                .enumerate()
+                .any(|(j, other)| j != i && implies(other, guess) && (!implies(guess, other) || j > i));
+            if !implied {
+                self.guesses.push(*guess);
+            }
+        }
+        let dropped = self.guesses.len().saturating_sub(budget);
+        self.guesses.drain(..dropped);
     }
 
     /// Rule 5 for one wrong guess; `hidden[i]` says position `i` was face down then.
@@ -362,9 +392,9 @@ impl Evidence {
 
     fn solve(&self) -> Deduction {
         let n = self.slots.len();
-        let start = State { number: 0, count: 0, open: (1u32 << self.guesses.len().min(31)) - 1 };
+        let start = State { number: 0, count: 0, open: (1u64 << self.guesses.len()) - 1 };
         let mut forward: Vec<HashMap<State, u64>> = vec![HashMap::from([(start, 1)])];
-        if self.impossible || self.guesses.len() > 31 {
+        if self.impossible {
             forward[0].clear();
         }
         for i in 1..=n {
@@ -408,7 +438,7 @@ impl Evidence {
 struct State {
     number: u8,
     count: u8,
-    open: u32,
+    open: u64,
 }
 
 #[cfg(test)]

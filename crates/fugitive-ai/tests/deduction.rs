@@ -302,3 +302,44 @@ fn the_deduction_reads_only_the_marshals_view() {
         assert_eq!(Deduction::of(&received), Deduction::of(&MarshalView::of(game)));
     });
 }
+
+/// Plays the deal of seed 7: the Fugitive opens with 3 and 6 and then only passes; the
+/// Marshal makes `guesses` wrong two-number guesses, each the first pair of `pairs` (given her
+/// hand) she has not named yet, or the same pair again if `repeat`.
+fn many_wrong_pairs(guesses: usize, repeat: bool) -> Game {
+    let mut game = seed_7(&[place(3, &[]), place(6, &[])]);
+    let mut named: Vec<Cards> = Vec::new();
+    while let Some(role) = game.to_move() {
+        let legal = game.legal_actions(role);
+        let action = match (role, legal.draws.first()) {
+            (_, Some(&deck)) => Action::Draw { deck },
+            (Role::Fugitive, None) => Action::Pass,
+            (Role::Marshal, None) if named.len() == guesses => break,
+            (Role::Marshal, None) => {
+                // Both numbers unknown to her, never both hideouts (3 and 6 are the only ones).
+                let hand = game.hand(Role::Marshal);
+                let pair = (1..=41u8)
+                    .flat_map(|a| (a + 1..=41).map(move |b| Cards::from_iter([c(a), c(b)])))
+                    .filter(|p| p.intersection(hand).is_empty() && *p != Cards::from_iter([c(3), c(6)]))
+                    .find(|p| !named.contains(p) || (repeat && !named.is_empty()))
+                    .unwrap();
+                named.push(pair);
+                Action::Guess { numbers: pair }
+            }
+        };
+        game.apply(role, action).unwrap();
+    }
+    game
+}
+
+#[test]
+fn many_wrong_two_number_guesses_never_empty_the_notepad() {
+    // Issue 9, defect 2: after 32 open wrong two-number guesses the notepad counted no trail.
+    for repeat in [false, true] {
+        let game = many_wrong_pairs(60, repeat);
+        let wrong =
+            game.history().iter().filter(|e| matches!(e, Event::Guessed { right: false, .. })).count();
+        assert_eq!(wrong, 60);
+        check_contains_truth(&game);
+    }
+}

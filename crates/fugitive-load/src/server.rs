@@ -48,6 +48,8 @@ impl Server {
         let dir = tempfile::Builder::new().prefix("fugitive-load-").tempdir()?;
         let addr = free_port()?;
         let database = format!("sqlite://{}", dir.path().join("load.db").display());
+        // The server refuses to start without a web client; the load needs none of it.
+        std::fs::write(dir.path().join("index.html"), "<!doctype html><title>load</title>\n")?;
         let child = Command::new(bin)
             .arg("--addr")
             .arg(addr.to_string())
@@ -62,6 +64,9 @@ impl Server {
             // The games of the latency run play as fast as the server answers.
             .arg("--max-messages-per-sec")
             .arg("10000")
+            // Every room of the load comes from one address.
+            .arg("--max-rooms-per-minute")
+            .arg("1000000")
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -1,9 +1,11 @@
 //! Every setting of the server: a flag and an environment variable each (`--help` lists them).
 
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use axum::http::HeaderName;
 use clap::Parser;
 
 /// The server's settings. `main` parses them from the command line and the environment; tests
@@ -39,13 +41,20 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_messages_per_sec: u32,
 
-    /// Most WebSockets open at once; more are refused with 503 before the upgrade.
+    /// Most WebSockets open at once; more are refused with 503 before the upgrade. Capped at
+    /// start-up below the process's open-files limit (the soft limit is first raised to the
+    /// hard one), so that overload is always a 503.
     #[arg(long, env = "FUGITIVE_MAX_SOCKETS", default_value_t = 10_000)]
     pub max_sockets: usize,
 
-    /// Most WebSockets on one room (players and spectators); more are closed with 1013.
+    /// Most spectators' WebSockets on one room; more are closed with 1013 at `hello`. The two
+    /// players' seats are never refused for lack of room.
     #[arg(long, env = "FUGITIVE_MAX_SOCKETS_PER_ROOM", default_value_t = 64)]
     pub max_sockets_per_room: usize,
+
+    /// A WebSocket that has not joined with `hello` this long after it opened is closed with 1008.
+    #[arg(long, env = "FUGITIVE_HELLO_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub hello_timeout: Duration,
 
     /// Messages queued for one socket; a socket that falls further behind is closed with 1008.
     #[arg(long, env = "FUGITIVE_SOCKET_QUEUE", default_value_t = 32)]
@@ -58,6 +67,25 @@ pub struct Config {
     /// A socket from which nothing (not even a pong) arrives for this long is closed with 1008.
     #[arg(long, env = "FUGITIVE_IDLE_TIMEOUT", default_value = "60s", value_parser = humantime::parse_duration)]
     pub idle_timeout: Duration,
+
+    /// Room creations and seat claims per minute from one client address, in bursts of as
+    /// many; more are refused with `429 rate_limited` and `Retry-After`.
+    #[arg(long, env = "FUGITIVE_MAX_ROOMS_PER_MINUTE", default_value_t = NonZeroU32::new(20).expect("20"))]
+    pub max_rooms_per_minute: NonZeroU32,
+
+    /// Behind a reverse proxy: the header in which the proxy puts the client's address
+    /// (`X-Forwarded-For`, `X-Real-IP`…; its last address counts). Only name a header your
+    /// proxy sets: without this flag the connection's address is the client's.
+    #[arg(long, env = "FUGITIVE_CLIENT_IP_HEADER")]
+    pub client_ip_header: Option<HeaderName>,
+
+    /// An HTTP client has this long to send a request's headers; then the connection is closed.
+    #[arg(long, env = "FUGITIVE_HEADER_READ_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
+    pub header_read_timeout: Duration,
+
+    /// A request (its body included) not answered within this long gets `408 request_timeout`.
+    #[arg(long, env = "FUGITIVE_REQUEST_TIMEOUT", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub request_timeout: Duration,
 
     /// A room whose game is unfinished and has seen no action for this long is deleted.
     #[arg(long, env = "FUGITIVE_ROOM_IDLE_TTL", default_value = "24h", value_parser = humantime::parse_duration)]

@@ -158,6 +158,8 @@ fn seat_of(index: i64) -> Result<Seat, DbError> {
 
 /// rules, turn_clock_secs, invite_hash, computer.
 type RoomRow = (String, Option<i64>, Option<String>, Option<String>);
+/// seat, token_hash, claimed_at, rematch_game.
+type SeatRow = (i64, Option<String>, Option<i64>, Option<i64>);
 type GameRow = (i64, String, String, i64, i64, Option<i64>);
 type ActionRow = (String, String, Option<i64>, Option<i64>, i64);
 
@@ -373,7 +375,7 @@ impl Db {
         let mut seats = [None, None];
         let mut claimed = [None, None];
         let mut offered = [None, None];
-        let rows: Vec<(i64, Option<String>, Option<i64>, Option<i64>)> =
+        let rows: Vec<SeatRow> =
             sqlx::query_as("SELECT seat, token_hash, claimed_at, rematch_game FROM seats WHERE room_id = $1")
                 .bind(&id)
                 .fetch_all(&self.pool)

@@ -3,13 +3,15 @@
 
 use std::path::Path as FsPath;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use fugitive_ai::Level;
@@ -18,16 +20,18 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::{Semaphore, watch};
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use uuid::Uuid;
 
 use crate::computer::Computer;
 use crate::config::{Config, Origins};
+use crate::limit::RoomLimiter;
 use crate::metrics;
 use crate::room::{ClaimError, RoomHandle};
 use crate::rooms::{Rooms, RoomsError};
-use crate::socket;
+use crate::serve::Peer;
+use crate::{socket, web};
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -44,6 +48,8 @@ pub struct AppState {
     pub stop: watch::Receiver<bool>,
     /// Renders `/metrics`.
     pub metrics: PrometheusHandle,
+    /// Room creations and claims per client address.
+    pub limiter: Arc<RoomLimiter>,
 }
 
 /// An HTTP error: a status, a stable code and a message that is safe to show.
@@ -71,8 +77,16 @@ pub enum AppError {
     #[error("this invitation is not valid for this room")]
     BadInvite,
     /// A WebSocket upgrade from an origin not on the allowlist.
-    #[error("this origin may not open a WebSocket here")]
-    OriginNotAllowed,
+    #[error(
+        "the origin {0} may not open a WebSocket on this server: its operator must add it to --allowed-origins (FUGITIVE_ALLOWED_ORIGINS)"
+    )]
+    OriginNotAllowed(String),
+    /// Too many rooms created or seats claimed from this address; try again after this long.
+    #[error("too many rooms from this address; try again in {} s", retry_after_secs(*.0))]
+    RateLimited(Duration),
+    /// The request took longer than `--request-timeout`.
+    #[error("the request took too long")]
+    RequestTimeout,
     /// The server has as many WebSockets as it may.
     #[error("too many connections; try again later")]
     TooManySockets,
@@ -91,7 +105,9 @@ impl AppError {
             AppError::GameRunning => (StatusCode::FORBIDDEN, "game_running"),
             AppError::SeatTaken => (StatusCode::CONFLICT, "seat_taken"),
             AppError::BadInvite => (StatusCode::FORBIDDEN, "bad_invite"),
-            AppError::OriginNotAllowed => (StatusCode::FORBIDDEN, "origin_not_allowed"),
+            AppError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "origin_not_allowed"),
+            AppError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            AppError::RequestTimeout => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
             AppError::TooManySockets => (StatusCode::SERVICE_UNAVAILABLE, "too_many_connections"),
             AppError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
         }
@@ -102,8 +118,19 @@ impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
         metrics::error(code);
-        (status, Json(json!({ "error": code, "message": self.to_string() }))).into_response()
+        let body = Json(json!({ "error": code, "message": self.to_string() }));
+        match self {
+            AppError::RateLimited(wait) => {
+                (status, [(RETRY_AFTER, retry_after_secs(wait).to_string())], body).into_response()
+            }
+            _ => (status, body).into_response(),
+        }
     }
+}
+
+/// Whole seconds to wait, at least 1.
+fn retry_after_secs(wait: Duration) -> u64 {
+    u64::try_from(wait.as_millis().div_ceil(1000)).unwrap_or(u64::MAX).max(1)
 }
 
 impl From<RoomsError> for AppError {
@@ -120,21 +147,32 @@ impl From<RoomsError> for AppError {
 
 /// The whole router: API, WebSocket, health, metrics, and the web client from `web_dir`.
 pub fn router(state: AppState, web_dir: &FsPath) -> Router {
-    Router::new()
+    let request_timeout = state.config.request_timeout;
+    let router = Router::new()
         .route("/api/rooms", post(create_room))
         .route("/api/rooms/{room}", get(room_summary))
         .route("/api/rooms/{room}/claim", post(claim_seat))
         .route("/api/rooms/{room}/games/{game}", get(replay))
         .route("/ws/v1/rooms/{room}", get(socket::upgrade))
+        .route("/api/origin", get(socket::check_origin))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }))
-        // The web client routes itself: every room page is its index.html.
-        .route_service("/room/{room}", ServeFile::new(web_dir.join("index.html")))
-        .fallback_service(ServeDir::new(web_dir))
+        .merge(web::routes(web_dir))
         .layer(DefaultBodyLimit::max(4096))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
+        .layer(axum::middleware::map_response(json_timeout))
         .layer(TraceLayer::new_for_http())
-        .with_state(state)
+        .with_state(state);
+    web::security_headers(router)
+}
+
+/// The request timeout's bare 408, as the documented JSON error.
+async fn json_timeout(response: Response) -> Response {
+    if response.status() == StatusCode::REQUEST_TIMEOUT {
+        return AppError::RequestTimeout.into_response();
+    }
+    response
 }
 
 /// How long `/readyz` waits for the database.
@@ -243,8 +281,11 @@ fn room_id(text: &str) -> Result<Uuid, AppError> {
 
 async fn create_room(
     State(app): State<AppState>,
+    ConnectInfo(peer): Peer,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse, AppError> {
+    app.limiter.check(&headers, peer).map_err(AppError::RateLimited)?;
     let request: CreateRoom = json_body(body)?;
     if let Some(secs) = request.turn_clock_secs {
         if !(1..=86_400).contains(&secs) {
@@ -304,9 +345,12 @@ where
 
 async fn claim_seat(
     State(app): State<AppState>,
+    ConnectInfo(peer): Peer,
+    headers: HeaderMap,
     Path(room): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<SeatGranted>, AppError> {
+    app.limiter.check(&headers, peer).map_err(AppError::RateLimited)?;
     let room = room_id(&room)?;
     // Unlike room creation, a claim has no defaults: no body is no invitation.
     let claim: Claim = json_object(&body_bytes(body)?)?;

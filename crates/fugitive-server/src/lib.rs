@@ -5,7 +5,10 @@
 //!   accepting, closes every socket with 1001, lets each room finish its last write, and closes
 //!   the database. `main.rs` passes ctrl-c/SIGTERM; tests pass anything.
 //! - `config.rs`: every setting, as a flag and an environment variable.
+//! - `serve.rs`: the accept loop (hyper HTTP/1 with a header read timeout).
 //! - `http.rs`: the router, the REST endpoints, `AppError`.
+//! - `limit.rs`: per-address rate limits on room creation and claims.
+//! - `web.rs`: the web client's static files and the security headers.
 //! - `socket.rs`: the WebSocket endpoint: Origin check and caps before the upgrade, then a
 //!   writer task and a reader loop per socket (rate limit, size limit, idle timeout).
 //! - `protocol.rs`: every client and server message of protocol v1 and the error codes.
@@ -24,18 +27,20 @@ pub mod computer;
 pub mod config;
 pub mod db;
 pub mod http;
+pub mod limit;
 pub mod metrics;
 pub mod protocol;
 pub mod room;
 pub mod rooms;
 pub mod seat;
+pub mod serve;
 pub mod socket;
+pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 
@@ -44,6 +49,7 @@ pub use config::Config;
 use crate::config::Origins;
 use crate::db::{Db, DbError};
 use crate::http::AppState;
+use crate::limit::RoomLimiter;
 use crate::room::RoomLimits;
 use crate::rooms::Rooms;
 
@@ -56,20 +62,28 @@ pub enum ServerError {
     /// The listener failed.
     #[error("listener: {0}")]
     Io(#[from] std::io::Error),
+    /// `--web-dir` does not hold the web client.
+    #[error("{0}")]
+    NoWebClient(#[from] web::NoWebClient),
 }
 
 /// Serves `listener` with `config` until `shutdown` completes, then shuts down gracefully.
 ///
 /// # Errors
-/// When the database cannot be opened or migrated, or the listener fails.
+/// When `--web-dir` has no web client, the database cannot be opened or migrated, or the
+/// listener fails.
 pub async fn run(
     listener: TcpListener,
-    config: Config,
+    mut config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let local = listener.local_addr()?;
     // First: the rooms rebuilt below are counted in `fugitive_rooms_loaded`.
     let metrics = metrics::install();
+    web::check(&config.web_dir)?;
+    config.max_sockets = cap_sockets(config.max_sockets);
+    let database = without_password(&config.database_url);
+    tracing::info!(%database, web_dir = %config.web_dir.display(), max_sockets = config.max_sockets, "starting");
     let db = Db::connect(&config.database_url).await?;
     let limits = RoomLimits {
         max_sockets: config.max_sockets_per_room,
@@ -88,25 +102,19 @@ pub async fn run(
         sockets: sockets.clone(),
         stop: stop.clone(),
         metrics,
+        limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);
     let expiry = tokio::spawn(expire_rooms(rooms.clone(), config.room_idle_ttl, config.expiry_interval));
-    tracing::info!(addr = %local, "listening");
+    tracing::info!(addr = %local, %database, "listening: open {} in a browser", open_url(local));
 
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down");
         let _ = stop_tx.send(true);
     };
-    // A move answers with a `state` and then a `reply`, two small writes: without TCP_NODELAY the
-    // second waits for the client's delayed ACK of the first (~40 ms on Linux).
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::warn!(%error, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(listener, app).with_graceful_shutdown(signal).await?;
+    serve::serve(listener, app, config.header_read_timeout, signal).await;
     // Every socket task holds a permit: when all are back, every socket has closed.
     let all = u32::try_from(max_sockets).unwrap_or(u32::MAX);
     if tokio::time::timeout(Duration::from_secs(10), sockets.acquire_many(all)).await.is_err() {
@@ -117,6 +125,52 @@ pub async fn run(
     db.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The address to open in a browser.
+fn open_url(local: std::net::SocketAddr) -> String {
+    if local.ip().is_unspecified() {
+        format!("http://localhost:{}", local.port())
+    } else {
+        format!("http://{local}")
+    }
+}
+
+/// A database URL fit for a log: its password replaced by `***`.
+pub fn without_password(database_url: &str) -> String {
+    match url::Url::parse(database_url) {
+        Ok(mut url) if url.password().is_some() => {
+            let _ = url.set_password(Some("***"));
+            url.to_string()
+        }
+        Ok(_) => database_url.to_string(),
+        Err(_) => "(a database URL that does not parse)".to_string(),
+    }
+}
+
+/// Raises the soft open-files limit to the hard one and caps `--max-sockets` at three
+/// quarters of it: the rest is for the database, the listener, files and plain HTTP. Above
+/// the limit the server could not accept (`Too many open files`) and every client would hang,
+/// instead of getting the documented 503.
+fn cap_sockets(requested: usize) -> usize {
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => limit,
+        Err(error) => {
+            tracing::warn!(%error, "cannot read or raise the open-files limit");
+            return requested;
+        }
+    };
+    let cap = usize::try_from(limit / 4 * 3).unwrap_or(usize::MAX).max(1);
+    if requested > cap {
+        tracing::warn!(
+            requested,
+            max_sockets = cap,
+            open_files = limit,
+            "--max-sockets lowered below the open-files limit"
+        );
+        return cap;
+    }
+    requested
 }
 
 /// Deletes idle unfinished rooms every `interval`.

@@ -1,6 +1,8 @@
 //! `fugitive-server`: parses the settings, sets up logging, binds, and runs until ctrl-c or
 //! SIGTERM.
 
+use std::io::IsTerminal;
+
 use anyhow::Context;
 use clap::Parser;
 use fugitive_server::Config;
@@ -12,7 +14,8 @@ use tracing_subscriber::EnvFilter;
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    // Colours only for a person at a terminal, not in a file or a log collector.
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(std::io::stdout().is_terminal());
     match config.log_format {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),

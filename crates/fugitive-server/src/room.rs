@@ -56,7 +56,7 @@ enum Memo {
 /// Limits the room enforces.
 #[derive(Clone, Copy, Debug)]
 pub struct RoomLimits {
-    /// Most sockets on the room.
+    /// Most spectators' sockets on the room (the players' are not counted).
     pub max_sockets: usize,
     /// Unload after this long without a socket (and no running clock).
     pub unload_after: Duration,
@@ -200,7 +200,10 @@ impl Room {
     async fn handle(&mut self, command: Command) {
         match command {
             Command::Join { token, queue, kick, reply } => {
-                let _ = reply.send(self.join(token, queue, kick));
+                // A socket that went away while joining never learns its id: it cannot leave.
+                if let Err(Ok(socket)) = reply.send(self.join(token, queue, kick)) {
+                    self.leave(socket);
+                }
             }
             Command::Leave { socket } => self.leave(socket),
             Command::Request { socket, seq, request, reply } => {
@@ -292,9 +295,6 @@ impl Room {
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
     ) -> Result<u64, JoinError> {
-        if self.sockets.len() >= self.limits.max_sockets {
-            return Err(JoinError::Full);
-        }
         let seat = match token {
             None => None,
             Some(token) => {
@@ -305,6 +305,11 @@ impl Room {
                 Some(seat.ok_or(JoinError::BadToken)?)
             }
         };
+        // Only spectators are counted: they must never lock a player out of his seat.
+        let spectators = self.sockets.values().filter(|s| s.seat.is_none()).count();
+        if seat.is_none() && spectators >= self.limits.max_sockets {
+            return Err(JoinError::Full);
+        }
         let presence = self.status().presence;
         let id = self.next_socket;
         self.next_socket += 1;

@@ -3,21 +3,26 @@
 //! Before the upgrade: the `Origin` allowlist (cross-site WebSocket hijacking) and the server's
 //! socket cap. After it, the socket is split: a writer task drains the socket's queue (fed by
 //! the room actor and by the reader) and pings; the reader loop parses client messages, limits
-//! their rate, times out idle peers, and asks the room. Whichever ends first ends the other.
+//! their rate, times out idle peers and peers that never say `hello`, and asks the room.
+//! Whichever ends first ends the other. A socket the server closes is drained of what the peer
+//! still sends until the peer answers the close, so the close frame is not lost to a reset.
 //!
-//! Close codes: 1001 server shutting down, 1008 flooding / idle / too slow, 1009 message too
-//! big, 1011 server error, 1013 room full, 4004 no such room.
+//! Close codes: 1001 server shutting down, 1007 text not UTF-8, 1008 flooding / idle / too
+//! slow / no `hello` in time, 1009 message too big, 1011 server error, 1013 room full (of
+//! spectators), 4004 no such room.
 
 use std::time::Duration;
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::http::header::ORIGIN;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
 use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -41,8 +46,8 @@ pub async fn upgrade(
 ) -> Response {
     let origin = headers.get(ORIGIN).map(|o| o.to_str().unwrap_or("(not ASCII)"));
     if !app.origins.allows(origin) {
-        tracing::warn!(?origin, "cross-origin WebSocket refused");
-        return AppError::OriginNotAllowed.into_response();
+        tracing::warn!(?origin, "cross-origin WebSocket refused; see --allowed-origins");
+        return AppError::OriginNotAllowed(origin.unwrap_or_default().to_string()).into_response();
     }
     let Ok(permit) = app.sockets.clone().try_acquire_owned() else {
         return AppError::TooManySockets.into_response();
@@ -58,6 +63,25 @@ pub async fn upgrade(
         .on_upgrade(move |socket| serve(socket, app, Uuid::parse_str(&room).ok(), permit))
 }
 
+/// `GET /api/origin?origin=…`: whether a page of that origin may open a WebSocket. A browser
+/// cannot read the answer to a refused upgrade, so the web client asks here when its socket
+/// never opened, and shows the operator's setting instead of reconnecting for ever. The same
+/// `403 origin_not_allowed` as the upgrade, or `200 {"origin": …, "allowed": true}`.
+pub async fn check_origin(State(app): State<AppState>, RawQuery(query): RawQuery) -> Response {
+    let origin = url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
+        .find(|(key, _)| key == "origin")
+        .map(|(_, value)| value.into_owned());
+    let Some(origin) = origin else {
+        return AppError::BadRequest("the query names no origin: /api/origin?origin=…".into())
+            .into_response();
+    };
+    if app.origins.allows(Some(&origin)) {
+        Json(json!({ "origin": origin, "allowed": true })).into_response()
+    } else {
+        AppError::OriginNotAllowed(origin).into_response()
+    }
+}
+
 /// How a session ended.
 enum End {
     /// The peer left or the connection failed.
@@ -67,37 +91,70 @@ enum End {
 }
 
 async fn serve(socket: WebSocket, app: AppState, room: Option<Uuid>, permit: OwnedSemaphorePermit) {
-    metrics::socket(1.0);
-    let (sink, stream) = socket.split();
+    // Counted until this task ends, however it ends.
+    let _open = Open::new(permit);
+    let (sink, mut stream) = socket.split();
     let (queue, queued) = mpsc::channel(app.config.socket_queue);
     let (close, closing) = oneshot::channel();
     let mut writer = tokio::spawn(write(sink, queued, closing, app.config.ping_interval));
+    // Set once `writer` has been awaited to completion: a `JoinHandle` is polled only once.
+    let mut written = false;
     let mut session = None;
     let end = match load(&app, room).await {
         Ok((id, room)) => {
             let session =
                 session.insert(Session { app: app.clone(), queue, id, room, joined: None, kick: None });
             tokio::select! {
-                end = session.read(stream) => end,
-                _ = &mut writer => End::Gone,
+                end = session.read(&mut stream) => end,
+                _ = &mut writer => {
+                    written = true;
+                    End::Gone
+                }
             }
         }
         Err(kick) => End::Close(kick),
     };
-    if let End::Close(kick) = end {
-        tracing::debug!(code = kick.code, reason = kick.reason, "closing a socket");
-        let _ = close.send(kick);
-    } else {
-        drop(close);
-    }
-    if tokio::time::timeout(Duration::from_secs(2), &mut writer).await.is_err() {
-        writer.abort();
-    }
+    // The room hears of it first, so presence follows the socket at once.
     if let Some(Session { room, joined: Some(socket), .. }) = &session {
         room.leave(*socket).await;
     }
-    metrics::socket(-1.0);
-    drop(permit);
+    match end {
+        End::Close(kick) if !written => {
+            tracing::debug!(code = kick.code, reason = kick.reason, "closing a socket");
+            let _ = close.send(kick);
+            // Read (and drop) what the peer still sends until it answers the close, for a
+            // bounded time: a socket dropped with unread data is reset by the kernel, and the
+            // peer would never see the close frame (1006 instead of the code).
+            let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+            let _ = tokio::time::timeout(CLOSE_DRAIN, drain).await;
+        }
+        _ => drop(close),
+    }
+    if !written && tokio::time::timeout(CLOSE_DRAIN, &mut writer).await.is_err() {
+        writer.abort();
+    }
+}
+
+/// How long a closing socket is given to send its close frame and read the peer's answer.
+const CLOSE_DRAIN: Duration = Duration::from_secs(2);
+
+/// An open socket: counted in `fugitive_sockets` and holding its permit of `--max-sockets`
+/// until dropped (even by a panic).
+struct Open {
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Open {
+    fn new(permit: OwnedSemaphorePermit) -> Open {
+        metrics::socket(1.0);
+        Open { _permit: permit }
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        metrics::socket(-1.0);
+    }
 }
 
 /// The room a socket asked for, or how to close it.
@@ -126,26 +183,25 @@ struct Session {
 }
 
 impl Session {
-    async fn read(&mut self, mut stream: SplitStream<WebSocket>) -> End {
+    async fn read(&mut self, stream: &mut SplitStream<WebSocket>) -> End {
         let idle_timeout = self.app.config.idle_timeout;
         let mut bucket = Bucket::new(self.app.config.max_messages_per_sec);
         let mut stop = self.app.stop.clone();
+        let hello_by = Instant::now() + self.app.config.hello_timeout;
         loop {
             let frame = tokio::select! {
                 _ = stop.wait_for(|stop| *stop) => return End::Close(SHUTTING_DOWN),
+                () = tokio::time::sleep_until(hello_by), if self.joined.is_none() => {
+                    metrics::error("hello_timeout");
+                    return End::Close(Kick { code: 1008, reason: "no hello in time" });
+                }
                 kick = kicked(&mut self.kick) => return End::Close(kick),
                 frame = tokio::time::timeout(idle_timeout, stream.next()) => frame,
             };
             let message = match frame {
                 Err(_) => return End::Close(Kick { code: 1008, reason: "idle timeout" }),
                 Ok(None) => return End::Gone,
-                Ok(Some(Err(error))) => {
-                    return if too_big(error) {
-                        End::Close(Kick { code: 1009, reason: "message too big" })
-                    } else {
-                        End::Gone
-                    };
-                }
+                Ok(Some(Err(error))) => return read_error(error),
                 Ok(Some(Ok(message))) => message,
             };
             let text = match message {
@@ -215,7 +271,7 @@ impl Session {
                     ));
                 }
                 Ok(Err(JoinError::Full)) => {
-                    return Err(End::Close(Kick { code: 1013, reason: "the room has too many sockets" }));
+                    return Err(End::Close(Kick { code: 1013, reason: "the room has too many spectators" }));
                 }
                 Err(_gone) => continue,
             }
@@ -235,12 +291,14 @@ async fn kicked(kick: &mut Option<oneshot::Receiver<Kick>>) -> Kick {
     std::future::pending().await
 }
 
-/// Whether a read failed because a message was above the size limit.
-fn too_big(error: axum::Error) -> bool {
-    error
-        .into_inner()
-        .downcast_ref::<tungstenite::Error>()
-        .is_some_and(|e| matches!(e, tungstenite::Error::Capacity(_)))
+/// How a failed read ends the session: a message above the size limit is closed with 1009, a
+/// text frame that is not UTF-8 with 1007; anything else means the connection is gone.
+fn read_error(error: axum::Error) -> End {
+    match error.into_inner().downcast_ref::<tungstenite::Error>() {
+        Some(tungstenite::Error::Capacity(_)) => End::Close(Kick { code: 1009, reason: "message too big" }),
+        Some(tungstenite::Error::Utf8(_)) => End::Close(Kick { code: 1007, reason: "text is not UTF-8" }),
+        _ => End::Gone,
+    }
 }
 
 /// Drains the socket's queue into the socket and pings; sends the close frame when told.

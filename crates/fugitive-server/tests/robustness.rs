@@ -329,8 +329,8 @@ async fn http_errors_are_documented_json() {
     for name in ["fugitive_errors_total", "fugitive_rooms_loaded"] {
         assert!(metrics.contains(name), "{name} missing from {metrics}");
     }
-    // Without web/ the client pages are 404s, not a crash.
-    assert_eq!(http_text(addr, "GET", &format!("/room/{room}"), None).await.0, 404);
+    // Every room page is the web client's index.html.
+    assert_eq!(http_text(addr, "GET", &format!("/room/{room}"), None).await.0, 200);
     server.stop().await;
 }
 

@@ -11,7 +11,7 @@ use std::thread;
 use anyhow::{Result, bail};
 use clap::Parser;
 use fugitive_ai::{Level, MatchResult, play_match};
-use fugitive_core::{EventVariant, Role, RuleOptions, Seed, Setup};
+use fugitive_core::{EventVariant, OpeningHideouts, Role, RuleOptions, Seed, Setup};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Plays computer Fugitives against computer Marshals and prints who wins how often.
@@ -34,6 +34,13 @@ struct Args {
     /// helpful:marshal or catchup.
     #[arg(long, default_value = "off", value_parser = parse_events)]
     events: EventVariant,
+    /// The opening (R6): one-or-two hideouts (the rulebooks') or exactly-two (the English
+    /// quick rules').
+    #[arg(long, default_value = "one-or-two", value_parser = parse_opening)]
+    opening: OpeningHideouts,
+    /// The pass bonus draw (R11a): after a pass the Fugitive may draw from the lowest deck.
+    #[arg(long)]
+    pass_bonus: bool,
     /// Worker threads (games are independent).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -60,7 +67,7 @@ fn main() -> Result<()> {
                         break;
                     }
                     let seed = mix(args.seed, i as u64);
-                    let rules = RuleOptions { events: args.events, ..RuleOptions::default() };
+                    let rules = args.rules();
                     let setup = Setup::new(Seed::from(seed)).with_rules(rules);
                     let result = play_match(setup, args.fugitive, args.marshal, seed);
                     results.lock().expect("no worker panics").push(result);
@@ -77,6 +84,22 @@ fn main() -> Result<()> {
         bail!("{refused} games ended by a refused bot move: a bot bug");
     }
     Ok(())
+}
+
+impl Args {
+    /// The rule options of every game.
+    fn rules(&self) -> RuleOptions {
+        RuleOptions { opening_hideouts: self.opening, pass_bonus_draw: self.pass_bonus, events: self.events }
+    }
+}
+
+/// The opening rule by its name on the command line.
+fn parse_opening(name: &str) -> Result<OpeningHideouts, String> {
+    match name {
+        "one-or-two" => Ok(OpeningHideouts::OneOrTwo),
+        "exactly-two" => Ok(OpeningHideouts::ExactlyTwo),
+        _ => Err(format!("no opening {name:?}: one-or-two, exactly-two")),
+    }
 }
 
 /// An event variant by its name in the room option.
@@ -119,12 +142,14 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
     };
     let mean = |f: fn(&MatchResult) -> f64| results.iter().map(f).sum::<f64>() / n as f64;
     format!(
-        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}\n{}{}unfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\n",
+        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}\n{}{}unfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\n",
         n,
         args.fugitive,
         args.marshal,
         args.seed,
         args.events,
+        args.opening,
+        if args.pass_bonus { "on" } else { "off" },
         line("Fugitive", wins(Role::Fugitive)),
         line("Marshal", wins(Role::Marshal)),
         mean(|r| r.actions as f64),

@@ -23,8 +23,8 @@ impl ChildServer {
             probe.local_addr().unwrap()
         };
         let process = Command::new(env!("CARGO_BIN_EXE_fugitive-server"))
-            .args(["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", "/nonexistent-web"])
-            .args(["--max-messages-per-sec", "1000"])
+            .args(["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", super::WEB_DIR])
+            .args(["--max-messages-per-sec", "1000", "--max-rooms-per-minute", "100000"])
             .args(args)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())

@@ -22,6 +22,9 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// The web client, which the server refuses to start without.
+pub const WEB_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web");
+
 /// How long any single wait in a test may take before it fails.
 pub const PATIENCE: Duration = Duration::from_secs(15);
 
@@ -100,11 +103,15 @@ impl Server {
     pub async fn start(db: &TestDb, args: &[&str]) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let mut argv = vec!["fugitive-server", "--database-url", &db.url, "--web-dir", "/nonexistent-web"];
+        let mut argv = vec!["fugitive-server", "--database-url", &db.url, "--web-dir", WEB_DIR];
         // The drivers answer each state at once, far faster than a person: lift the rate limit
         // unless the test is about it.
         if !args.contains(&"--max-messages-per-sec") {
             argv.extend_from_slice(&["--max-messages-per-sec", "1000"]);
+        }
+        // The same for the rooms the tests create.
+        if !args.contains(&"--max-rooms-per-minute") {
+            argv.extend_from_slice(&["--max-rooms-per-minute", "100000"]);
         }
         argv.extend_from_slice(args);
         let config = Config::try_parse_from(argv).unwrap();

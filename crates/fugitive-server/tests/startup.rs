@@ -1,0 +1,107 @@
+//! The real binary's start-up (issue 9): what it logs for the person who runs it, and the
+//! open-files limit, which caps `--max-sockets` so that overload is a 503 and not a hang.
+
+mod common;
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::{Client, PATIENCE, TestDb, WEB_DIR, create_room};
+use serde_json::json;
+use tokio::io::AsyncReadExt;
+use tokio::process::{Child, Command};
+
+fn free_addr() -> std::net::SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
+}
+
+/// Starts the binary through `sh -c` (for `ulimit`), its output piped.
+fn spawn(shell_prefix: &str, args: &[&str]) -> Child {
+    let mut command = format!("{shell_prefix} exec '{}'", env!("CARGO_BIN_EXE_fugitive-server"));
+    for arg in args {
+        command.push_str(&format!(" '{arg}'"));
+    }
+    Command::new("sh")
+        .args(["-c", &command])
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `/healthz` answers: the server has started and said so.
+async fn wait_listening(addr: std::net::SocketAddr) {
+    let started = tokio::time::Instant::now();
+    let client = reqwest::Client::new();
+    while client.get(format!("http://{addr}/healthz")).send().await.is_err() {
+        assert!(started.elapsed() < PATIENCE, "the server did not start listening");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Stops the child and returns everything it wrote.
+async fn output(mut child: Child) -> String {
+    let _ = child.start_kill();
+    let mut text = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut text).await.unwrap();
+    child.stderr.take().unwrap().read_to_string(&mut text).await.unwrap();
+    let _ = child.wait().await;
+    text
+}
+
+#[tokio::test]
+async fn start_up_logs_the_url_the_database_and_the_web_directory_without_colours() {
+    let db = TestDb::sqlite();
+    let addr = free_addr();
+    let child = spawn("", &["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", WEB_DIR]);
+    wait_listening(addr).await;
+    let text = output(child).await;
+    assert!(text.contains(&format!("open http://{addr} in a browser")), "{text}");
+    assert!(text.contains(&db.url), "{text}");
+    assert!(text.contains(WEB_DIR), "{text}");
+    assert!(!text.contains('\u{1b}'), "colour codes in a pipe: {text:?}");
+
+    // A password never reaches the log, even when the database cannot be reached.
+    let url = "postgres://fugitive:s3cr3t-pw@127.0.0.1:1/fugitive";
+    let mut child =
+        spawn("", &["--addr", &free_addr().to_string(), "--database-url", url, "--web-dir", WEB_DIR]);
+    let status =
+        tokio::time::timeout(Duration::from_secs(60), child.wait()).await.expect("it gives up").unwrap();
+    assert!(!status.success());
+    let text = output(child).await;
+    assert!(!text.contains("s3cr3t-pw"), "{text}");
+    assert!(text.contains("postgres://fugitive:***@127.0.0.1:1/fugitive"), "{text}");
+}
+
+#[tokio::test]
+async fn max_sockets_is_capped_below_the_open_files_limit_so_overload_is_a_503() {
+    let db = TestDb::sqlite();
+    let addr = free_addr();
+    let args = ["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", WEB_DIR];
+    let args: Vec<&str> =
+        args.iter().copied().chain(["--max-sockets", "100000", "--max-sockets-per-room", "1000"]).collect();
+    // 128 files at most, hard and soft: 96 sockets.
+    let child = spawn("ulimit -n 128 &&", &args);
+    wait_listening(addr).await;
+    let seats = create_room(addr, json!({})).await;
+    let mut open = Vec::new();
+    let refused = loop {
+        assert!(open.len() <= 128, "more sockets than files");
+        let connecting = Client::connect_with_origin(addr, &seats.room, None);
+        match tokio::time::timeout(PATIENCE, connecting).await.expect("an answer, not a hang") {
+            Ok(client) => open.push(client),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => break response.status(),
+            Err(other) => panic!("the server failed instead of refusing: {other}"),
+        }
+    };
+    assert_eq!(refused, 503);
+    assert_eq!(open.len(), 96);
+    // The server still answers everything else.
+    assert_eq!(common::http_text(addr, "GET", "/healthz", None).await.0, 200);
+    drop(open);
+    let text = output(child).await;
+    assert!(text.contains("--max-sockets lowered below the open-files limit"), "{text}");
+}
