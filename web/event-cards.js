@@ -1,22 +1,37 @@
-// The 18 event cards of ../shared/EVENTS.md, generated from crates/fugitive-core/src/event_card.rs by
-// `WRITE_EVENT_CARDS=1 cargo test -p fugitive-server --test web_event_cards` (the test checks they agree).
-export const EVENT_CARDS = {
-  F1: {"de":{"name":"Unterschlupf","text":"Fährtenereignis: Das Versteck auf diesem Feld darf bis zu 5 über der vorigen Karte liegen, bevor Sprintkarten nötig sind (statt 3)."},"en":{"name":"Safe House","text":"Trail event: the hideout placed on this space may be up to 5 above the previous card before sprint cards are needed (instead of 3)."},"fr":{"name":"Refuge","text":"Événement de piste : la cachette posée sur cet emplacement peut dépasser la carte précédente de 5 au plus avant qu'il faille des cartes Sprint (au lieu de 3)."},"icon":"footprints"},
-  F2: {"de":{"name":"Kontakte im Untergrund","text":"Der Flüchtende zieht 2 Karten, eine nach der anderen, von Stapeln seiner Wahl."},"en":{"name":"Underground Contacts","text":"The Fugitive draws 2 cards, one at a time, from decks of his choice."},"fr":{"name":"Contacts clandestins","text":"Le Fugitif pioche 2 cartes, l'une après l'autre, dans les paquets de son choix."},"icon":"footprints"},
-  F3: {"de":{"name":"Untertauchen","text":"Der nächste Tipp der Polizeichefin darf nur eine Zahl nennen."},"en":{"name":"Lie Low","text":"The Marshal's next guess may name only one number."},"fr":{"name":"Se faire oublier","text":"La prochaine annonce de la Marshall ne peut nommer qu'un seul nombre."},"icon":"footprints"},
-  F4: {"de":{"name":"Falsche Spur","text":"Die Polizeichefin legt 1 Karte ihrer Wahl aus ihrer Hand unter ihren Stapel (welcher Stapel, ist öffentlich, die Karte nicht)."},"en":{"name":"Bad Intel","text":"The Marshal puts 1 card of her choice from her hand at the bottom of its deck (which deck is public, the card is not)."},"fr":{"name":"Fausse piste","text":"La Marshall remet 1 carte de son choix de sa main sous son paquet (le paquet est public, la carte non)."},"icon":"footprints"},
-  F5: {"de":{"name":"Nebelwand","text":"Der Flüchtende darf 1 Karte aus seiner Hand verdeckt als zusätzliche Sprintkarte unter ein beliebiges verdecktes Versteck legen (die Anzahl ändert sich öffentlich)."},"en":{"name":"Smoke Screen","text":"The Fugitive may put 1 card from his hand face down under any face-down hideout as an extra sprint card (the count changes publicly)."},"fr":{"name":"Écran de fumée","text":"Le Fugitif peut glisser 1 carte de sa main, face cachée, sous une cachette face cachée comme carte Sprint supplémentaire (le nombre change publiquement)."},"icon":"footprints"},
-  F6: {"de":{"name":"Vorsprung","text":"Der Flüchtende zieht die oberste Karte des höchsten nicht leeren Stapels."},"en":{"name":"Head Start","text":"The Fugitive draws the top card of the highest-numbered non-empty deck."},"fr":{"name":"Longueur d'avance","text":"Le Fugitif pioche la carte du dessus du paquet non vide au numéro le plus élevé."},"icon":"footprints"},
-  M1: {"de":{"name":"Straßensperre","text":"Fährtenereignis: Das Versteck auf diesem Feld darf keine Sprintkarten nutzen."},"en":{"name":"Roadblock","text":"Trail event: the hideout placed on this space may not use sprint cards."},"fr":{"name":"Barrage routier","text":"Événement de piste : la cachette posée sur cet emplacement ne peut pas utiliser de cartes Sprint."},"icon":"binoculars"},
-  M2: {"de":{"name":"Informant","text":"Die Polizeichefin wählt ein verdecktes Versteck; seine Sprintkarten (nicht das Versteck) werden aufgedeckt."},"en":{"name":"Informant","text":"The Marshal picks a face-down hideout; its sprint cards (not the hideout) are revealed."},"fr":{"name":"Indic","text":"La Marshall choisit une cachette face cachée ; ses cartes Sprint (pas la cachette) sont révélées."},"icon":"binoculars"},
-  M3: {"de":{"name":"Observierung","text":"Die Polizeichefin nennt einen Bereich (4–14, 15–28 oder 29–41); der Flüchtende muss sagen, wie viele verdeckte Verstecke darin liegen."},"en":{"name":"Stakeout","text":"The Marshal names a range (4–14, 15–28 or 29–41); the Fugitive must say how many face-down hideouts lie in it."},"fr":{"name":"Surveillance","text":"La Marshall nomme une plage (4–14, 15–28 ou 29–41) ; le Fugitif doit dire combien de cachettes face cachée s'y trouvent."},"icon":"binoculars"},
-  M4: {"de":{"name":"Ringfahndung","text":"Die Polizeichefin gibt sofort einen zusätzlichen Tipp mit einer einzigen Zahl ab (ein Fehlschlag kostet nichts; findet sie das letzte Versteck, gewinnt sie)."},"en":{"name":"Dragnet","text":"The Marshal immediately makes one extra single-number guess (a miss costs nothing; finding the last hideout wins)."},"fr":{"name":"Coup de filet","text":"La Marshall fait aussitôt une annonce supplémentaire d'un seul nombre (un échec ne coûte rien ; trouver la dernière cachette fait gagner)."},"icon":"binoculars"},
-  M5: {"de":{"name":"Verstärkung","text":"Die Polizeichefin zieht 2 Karten, eine nach der anderen, von Stapeln ihrer Wahl."},"en":{"name":"Reinforcements","text":"The Marshal draws 2 cards, one at a time, from decks of her choice."},"fr":{"name":"Renforts","text":"La Marshall pioche 2 cartes, l'une après l'autre, dans les paquets de son choix."},"icon":"binoculars"},
-  M6: {"de":{"name":"Augenzeuge","text":"Der Flüchtende muss sagen, aus welcher Gruppe sein jüngstes verdecktes Versteck stammt: 1–3, 4–14, 15–28 oder 29–41."},"en":{"name":"Eyewitness","text":"The Fugitive must say which group his most recent face-down hideout came from: 1–3, 4–14, 15–28 or 29–41."},"fr":{"name":"Témoin oculaire","text":"Le Fugitif doit dire de quel groupe vient sa dernière cachette face cachée : 1–3, 4–14, 15–28 ou 29–41."},"icon":"binoculars"},
-  N1: {"de":{"name":"Glücksfall","text":"Wer sie zieht, zieht 2 Ersatzkarten statt 1."},"en":{"name":"Windfall","text":"The drawer draws 2 replacement cards instead of 1."},"fr":{"name":"Aubaine","text":"Qui la tire pioche 2 cartes de remplacement au lieu d'une."},"icon":"none"},
-  N2: {"de":{"name":"Umweg","text":"Wer sie zieht: Der Gegenspieler setzt beim nächsten Ziehen einmal aus (beim ersten Zug der Polizeichefin eine ihrer zwei Karten)."},"en":{"name":"Detour","text":"The drawer's opponent skips their next draw (one of the Marshal's two on her first turn)."},"fr":{"name":"Détour","text":"L'adversaire de qui la tire saute sa prochaine pioche (l'une des deux de la Marshall à son premier tour)."},"icon":"none"},
-  N3: {"de":{"name":"Heißer Tipp","text":"Von der Polizeichefin gezogen: Informant (M2). Vom Flüchtenden gezogen: Nebelwand (F5)."},"en":{"name":"Hot Tip","text":"Drawn by the Marshal: Informant (M2). Drawn by the Fugitive: Smoke Screen (F5)."},"fr":{"name":"Tuyau","text":"Piochée par la Marshall : Indic (M2). Piochée par le Fugitif : Écran de fumée (F5)."},"icon":"none"},
-  N4: {"de":{"name":"Abkürzung","text":"Vom Flüchtenden gezogen: Unterschlupf (F1). Von der Polizeichefin gezogen: Straßensperre (M1)."},"en":{"name":"Shortcut","text":"Drawn by the Fugitive: Safe House (F1). Drawn by the Marshal: Roadblock (M1)."},"fr":{"name":"Raccourci","text":"Piochée par le Fugitif : Refuge (F1). Piochée par la Marshall : Barrage routier (M1)."},"icon":"none"},
-  N5: {"de":{"name":"Dorfklatsch","text":"Wer sie zieht, sieht sich die oberste Karte eines Stapels seiner Wahl an und darf sie unter den Stapel legen (welcher Stapel und ob sie bewegt wurde, ist öffentlich)."},"en":{"name":"Town Gossip","text":"The drawer looks at the top card of a deck of their choice and may move it to the bottom (which deck and whether it moved are public)."},"fr":{"name":"Ragots","text":"Qui la tire regarde la carte du dessus d'un paquet de son choix et peut la mettre dessous (le paquet et le déplacement sont publics)."},"icon":"none"},
-  N6: {"de":{"name":"Planänderung","text":"Wer sie zieht, darf 1 Karte aus seiner Hand unter ihren Stapel legen und zieht dann 1 Karte."},"en":{"name":"Change of Plans","text":"The drawer may put 1 card from their hand at the bottom of its deck, then draws 1 card."},"fr":{"name":"Changement de plan","text":"Qui la tire peut remettre 1 carte de sa main sous son paquet, puis pioche 1 carte."},"icon":"none"},
-};
+// The 18 event cards of ../shared/EVENTS.md: each id with its icon (E1). Their names and texts are
+// translations like every other string, in i18n/{en,de,fr}.js (`eventCard.F1.name`,
+// `eventCard.F1.text`); crates/fugitive-server/tests/web_card_texts.rs checks ids, icons and
+// texts against fugitive-core's cards.
+
+import { LANGUAGES } from './i18n.js';
+
+const ICONS = {
+  F1: 'footprints',
+  F2: 'footprints',
+  F3: 'footprints',
+  F4: 'footprints',
+  F5: 'footprints',
+  F6: 'footprints',
+  M1: 'binoculars',
+  M2: 'binoculars',
+  M3: 'binoculars',
+  M4: 'binoculars',
+  M5: 'binoculars',
+  M6: 'binoculars',
+  N1: 'none',
+  N2: 'none',
+  N3: 'none',
+  N4: 'none',
+  N5: 'none',
+  N6: 'none',};
+
+/// Each card: `{icon, en: {name, text}, de: {…}, fr: {…}}`.
+export const EVENT_CARDS = Object.fromEntries(
+  Object.entries(ICONS).map(([id, icon]) => {
+    const texts = Object.entries(LANGUAGES).map(([lang, strings]) => [
+      lang,
+      { name: strings[`eventCard.${id}.name`], text: strings[`eventCard.${id}.text`] },
+    ]);
+    return [id, { icon, ...Object.fromEntries(texts) }];
+  }),
+);

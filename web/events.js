@@ -1,6 +1,6 @@
 // Event cards (../shared/EVENTS.md): a card with its icon, name and text in the player's
 // language, the events beside the trail, the public state of the variant, and the prompt when an
-// event waits for a choice (E3). The card texts are the core's (event-cards.js is generated).
+// event waits for a choice (E3). The card texts are translations (i18n/*.js, see event-cards.js).
 
 import { h } from './dom.js';
 import { t, language } from './i18n.js';
@@ -114,7 +114,7 @@ export function renderEventsPanel(view) {
 }
 
 /// One answer to a pending decision, in words.
-export function choiceLabel(choice) {
+export function choiceLabel(choice, decision = null) {
   switch (choice.kind) {
     case 'card':
       return t('choice.card', { card: choice.card });
@@ -127,7 +127,7 @@ export function choiceLabel(choice) {
     case 'number':
       return String(choice.number);
     case 'deck':
-      return t('choice.deck', { deck: choice.deck });
+      return t(decision === 'pass_bonus' ? 'choice.bonus' : 'choice.deck', { deck: choice.deck });
     case 'move':
       return t(choice.bottom ? 'choice.bottom' : 'choice.keep');
     case 'decline':
@@ -137,8 +137,9 @@ export function choiceLabel(choice) {
   }
 }
 
-/// The prompt while an event waits for a choice: the card, what to choose, and a button for
-/// every legal answer (for the chooser) or who is choosing (for everyone else).
+/// The prompt while an event (or the pass bonus, R11a, which has no card) waits for a choice: the
+/// card, what to choose, and a button for every legal answer (for the chooser) or who is choosing
+/// (for everyone else).
 export function renderPending(view, legal, onChoose) {
   const { phase } = view;
   if (phase.phase !== 'pending') return null;
@@ -152,8 +153,8 @@ export function renderPending(view, legal, onChoose) {
       role: 'region',
       'aria-label': t('pending.title'),
     },
-    h('h2', {}, t('pending.title')),
-    renderEventCard(phase.card, { testid: 'pending-card' }),
+    h('h2', {}, t(phase.card === null ? 'pending.titleBonus' : 'pending.title')),
+    phase.card === null ? null : renderEventCard(phase.card, { testid: 'pending-card' }),
     mine
       ? h('p', { class: 'prompt' }, t(`pending.${phase.decision.kind}`, { deck: phase.decision.deck }))
       : h('p', { class: 'prompt' }, t('pending.waiting', { who: t(`role.subject.${phase.role}`) })),
@@ -170,7 +171,7 @@ export function renderPending(view, legal, onChoose) {
                 'data-kind': choice.kind,
                 onclick: () => onChoose(choice),
               },
-              choiceLabel(choice),
+              choiceLabel(choice, phase.decision.kind),
             ),
           ),
         )

@@ -54,12 +54,12 @@ export function checkPlacement(view, legal, selection) {
   if (sprints.includes(42)) return { ok: false, text: t('place.why.sprint42') };
   const placement = legal.placements.find((p) => p.hideout === hideout);
   if (!placement) {
-    if (hideout <= last) return { ok: false, text: t('place.why.notAbove', { card: hideout, last }) };
-    const need = hideout - last - 3;
-    const spare = (view.hands.fugitive.cards ?? []).filter((c) => c !== hideout && c !== 42);
-    const opening = view.phase.phase === 'opening' && view.rules.opening_hideouts === 'exactly_two';
-    if (opening && sprintTotal(spare) >= need) return { ok: false, text: t('place.why.noSecond', { card: hideout }) };
-    return { ok: false, text: t('place.why.unreachable', { card: hideout, need }) };
+    // The server says why this card may not be placed (`legal.blocked`, from the rules).
+    const why = (legal.blocked ?? []).find((b) => b.hideout === hideout)?.why;
+    if (why?.kind === 'not_above')
+      return { ok: false, text: t('place.why.notAbove', { card: hideout, last: why.last }) };
+    if (why?.kind === 'no_second_hideout') return { ok: false, text: t('place.why.noSecond', { card: hideout }) };
+    return { ok: false, text: t('place.why.unreachable', { card: hideout, need: why?.need ?? '?' }) };
   }
   const options = placement.sprints;
   if (options.kind === 'one_of') {
@@ -112,11 +112,11 @@ export function renderHand(view, legal, selection, onToggle) {
               class: ['hand-card', role],
               'data-testid': `hand-${card}`,
               'aria-pressed': role !== null,
-              'aria-label': `${t('card.label', { card, value: sprintValue(card) })}${tag ? ` — ${tag}` : ''}`,
               onclick: () => onToggle(card),
             },
             face,
-            h('span', { class: 'tag', 'aria-hidden': 'true' }, tag ?? ''),
+            h('span', { class: 'visually-hidden' }, `, ${t('card.sprintValue', { value: sprintValue(card) })}`),
+            h('span', { class: 'tag' }, tag ?? ''),
           ),
         );
       }),

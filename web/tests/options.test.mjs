@@ -1,10 +1,21 @@
 // The options chosen on the landing page reach the game: a turn clock; under `exactly_two` the opening
-// has no End turn after one hideout (R6); with `pass_bonus_draw` a pass draws a second card
-// (R11a). On the way, the Fugitive's move panel says why a pick is not legal.
+// has no End turn after one hideout (R6); with `pass_bonus_draw` a pass may draw a second card,
+// his choice (R11a). On the way, the Fugitive's move panel says why a pick is not legal.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openTable, closeTable, newPlayer, readTable, waitForTurn, acting, draw, place, guess } from './harness.mjs';
+import {
+  openTable,
+  closeTable,
+  newPlayer,
+  readTable,
+  waitForTurn,
+  acting,
+  draw,
+  place,
+  guess,
+  openOptions,
+} from './harness.mjs';
 import { plan } from './planner.mjs';
 
 let server;
@@ -16,11 +27,12 @@ after(() => closeTable({ server, browser }));
 test('exactly two opening hideouts and the pass bonus, with reasons for illegal picks', async () => {
   const fugitive = await newPlayer(browser);
   await fugitive.goto(server.url);
+  await openOptions(fugitive);
   await fugitive.getByTestId('role-fugitive').check();
   await fugitive.getByTestId('opening-exactly_two').check();
   await fugitive.getByTestId('pass-bonus').check();
   await fugitive.getByTestId('clock').selectOption('300');
-  await fugitive.getByTestId('create').click();
+  await fugitive.getByTestId('invite-friend').click();
   const invite = await fugitive.getByTestId('link-invite').inputValue();
   await fugitive.getByTestId('go-to-table').click();
   const marshal = await newPlayer(browser);
@@ -59,7 +71,12 @@ test('exactly two opening hideouts and the pass bonus, with reasons for illegal 
   await draw(fugitive, 3);
   await waitForTurn(fugitive, 'place_or_pass');
   await acting(fugitive, () => fugitive.getByTestId('pass').click());
-  assert.equal((await readTable(fugitive)).hand.length, before + 2, 'a pass draws a bonus card (R11a)');
+  // R11a: he may draw the bonus card; no event card asks, and the Marshal waits for his answer.
+  await fugitive.getByTestId('pending').waitFor();
+  assert.equal(await fugitive.getByTestId('pending-card').count(), 0);
+  await marshal.getByTestId('pending').waitFor();
+  await acting(fugitive, () => fugitive.locator('[data-testid=pending] button[data-kind=deck]').click());
+  assert.equal((await readTable(fugitive)).hand.length, before + 2, 'a pass may draw a bonus card (R11a)');
   assert.equal((await readTable(marshal)).phase, 'draw');
 
   // A seat link whose token is not this room's: a clear notice, and the public table.

@@ -17,12 +17,24 @@ const view = (cards, phase = { phase: 'place_or_pass' }, opening = 'one_or_two')
   trail: trail(...cards),
 });
 const pick = (hideout, sprints = []) => ({ hideout, sprints: new Set(sprints) });
-const legal = (placements) => ({ placements, draws: [], pass: true, end_turn: false, guess: null });
+const legal = (placements, blocked = []) => ({
+  placements,
+  blocked,
+  draws: [],
+  pass: true,
+  end_turn: false,
+  guess: null,
+});
+const notAbove = (hideout, last) => ({ hideout, why: { kind: 'not_above', last } });
+const tooFar = (hideout, need) => ({ hideout, why: { kind: 'too_far', need } });
 
 test('a placement the server allows is legal; the panel says why others are not (R9, R10, R11)', () => {
   setLanguage('en');
   const v = view([0, 3, 5]);
-  const l = legal([{ hideout: 12, sprints: { kind: 'at_least', value: 4, from: [1, 2, 8, 9, 14] } }]);
+  const l = legal(
+    [{ hideout: 12, sprints: { kind: 'at_least', value: 4, from: [1, 2, 8, 9, 14] } }],
+    [notAbove(1, 5), notAbove(2, 5), notAbove(3, 5), notAbove(4, 5), tooFar(30, 22), tooFar(42, 34)],
+  );
   assert.equal(checkPlacement(v, l, pick(12, [2, 8])).ok, true);
   assert.equal(checkPlacement(v, l, pick(12, [9, 14])).ok, false);
   assert.match(checkPlacement(v, l, pick(12, [9, 14])).text, /12 is 7 above 5: you need sprint \+4, you have \+3/);
@@ -36,7 +48,10 @@ test('a placement the server allows is legal; the panel says why others are not 
 test('under exactly_two the first hideout must take one of the listed sprint sets (R6)', () => {
   setLanguage('en');
   const v = view([0], { phase: 'opening', placed: 0 }, 'exactly_two');
-  const l = legal([{ hideout: 5, sprints: { kind: 'one_of', sets: [[1], [2], [1, 2]] } }]);
+  const l = legal(
+    [{ hideout: 5, sprints: { kind: 'one_of', sets: [[1], [2], [1, 2]] } }],
+    [{ hideout: 15, why: { kind: 'no_second_hideout' } }, tooFar(30, 27), tooFar(42, 39)],
+  );
   assert.equal(checkPlacement(v, l, pick(5, [2])).ok, true);
   assert.equal(checkPlacement(v, l, pick(5, [2, 3])).ok, false);
   assert.match(checkPlacement(v, l, pick(5, [2, 3])).text, /one of these sprint sets: 1, 2, and 1\+2/);
@@ -89,6 +104,8 @@ const EVENTS = [
   { type: 'moved_to_bottom', deck: 3, moved: true },
   { type: 'moved_to_bottom', deck: 3, moved: false },
   { type: 'declined', role: 'fugitive', card: 'F5' },
+  // The pass bonus (R11a) is declined without a card.
+  { type: 'declined', role: 'fugitive', card: null },
 ];
 
 test('every history entry is a filled-in sentence in every language, for every viewer (R8a, R13)', () => {
@@ -111,6 +128,7 @@ test('every history entry is a filled-in sentence in every language, for every v
   assert.equal(sentence(entry('stakeout_counted'), 'fugitive'), 'One face-down hideout lies in 15–28.');
   setLanguage('de');
   assert.equal(sentence(entry('event_drawn'), 'marshal'), 'Du hast das Ereignis Ringfahndung von Stapel 2 gezogen.');
+  assert.equal(sentence(EVENTS.at(-1), 'marshal'), 'Der Flüchtende hat keine Bonuskarte gezogen.');
   setLanguage('fr');
   assert.equal(sentence(entry('declined'), 'fugitive'), 'Tu as renoncé à Écran de fumée.');
   setLanguage('en');

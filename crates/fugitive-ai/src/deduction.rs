@@ -217,13 +217,7 @@ impl Evidence {
         let view = view.view();
         let trail = &view.trail[1..];
         let n = trail.len();
-        let mut excluded = view.hands.marshal.cards.unwrap_or_default();
-        for card in &view.trail {
-            if let (Some(c), true) = (card.card, card.face_up) {
-                excluded.insert(c);
-            }
-            excluded = excluded.union(card.sprints.unwrap_or_default());
-        }
+        let excluded = view.hands.marshal.cards.unwrap_or_default().union(view.face_up());
         // Rule 4: what he had from each deck at each placement, less revealed sprint cards.
         let mut drawn = DEALT;
         let mut had = vec![[i64::MAX; 4]; n];

@@ -1,14 +1,14 @@
 //! The computer Fugitive: it reads only a [`FugitiveView`].
 
 use fugitive_core::{
-    Action, Card, Cards, Choice, Deal, Deck, DeckCard, Event, EventVariant, Game, Icon, LegalActions, Role,
-    RuleOptions, SprintOptions,
+    Action, Card, Cards, Choice, Deal, Decision, Deck, DeckCard, Event, EventVariant, Game, Icon,
+    LegalActions, Phase, Role, RuleOptions, SprintOptions,
 };
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::view::{FugitiveView, Level, best_choice, face_up, last_card, peeked};
+use crate::view::{FugitiveView, Level, best_choice, last_card, peeked};
 
 /// Rollouts per candidate move of the `hard` Fugitive, unless set otherwise.
 pub const DEFAULT_ROLLOUTS: usize = 24;
@@ -52,11 +52,6 @@ impl FugitiveBot {
     #[must_use]
     pub fn with_rollouts(self, rollouts: usize) -> FugitiveBot {
         FugitiveBot { rollouts: rollouts.max(1), ..self }
-    }
-
-    /// The level.
-    pub fn level(&self) -> Level {
-        self.level
     }
 
     /// Its action, or `None` when it is not the Fugitive's move.
@@ -125,6 +120,8 @@ fn draw_choice(view: &FugitiveView, decks: &[Deck]) -> Deck {
 /// The Fugitive's answer to an event's pending decision (E3), one of `choices`.
 pub(crate) fn choose(view: &FugitiveView, choices: &[Choice]) -> Choice {
     let v = view.view();
+    // R11a: the pass bonus is a card more to place or sprint with; he always takes it.
+    let bonus = matches!(v.phase, Phase::Pending { decision: Decision::PassBonus, .. });
     let last = last_card(v);
     let newest = v.trail.iter().rposition(|t| !t.face_up);
     let target = last.number() + 5;
@@ -137,6 +134,7 @@ pub(crate) fn choose(view: &FugitiveView, choices: &[Choice]) -> Choice {
             Choice::Card { card } if card < last => 100 - i32::from(card.number()),
             Choice::Sprint { .. } | Choice::Card { .. } => -1,
             Choice::Decline => 0,
+            Choice::Deck { .. } if bonus => 1,
             // N5: the deck he would draw from.
             Choice::Deck { deck } => {
                 if deck.range().1 >= target {
@@ -211,7 +209,7 @@ fn cheapest(from: Cards, value: u8, hideout: Card) -> Option<Cards> {
 /// The `easy` Fugitive's choice among `moves` (see [`FugitiveBot`]).
 fn easy_choice(view: &FugitiveView, moves: &[Move], rng: &mut impl Rng) -> Action {
     let v = view.view();
-    let highest = face_up(v).iter().filter(|c| *c != Card::ESCAPE).last().map_or(0, Card::number);
+    let highest = v.highest_revealed();
     let hidden = v.trail.iter().filter(|t| !t.face_up).count();
     let escape = |m: &&Move| matches!(m.action, Action::Place { hideout, .. } if hideout == Card::ESCAPE);
     if let Some(m) = moves.iter().find(escape) {
@@ -286,7 +284,18 @@ fn determinize(view: &FugitiveView, rng: &mut impl Rng) -> Option<Game> {
     let mut game = Game::from_deal(rules, Deal { decks, fugitive_hand: start }).ok()?;
     let mut next = 0;
     while next < v.history.len() {
-        match action_of(&v.history[next]) {
+        let event = &v.history[next];
+        let action = match (game.phase(), *event) {
+            // R11a: after a pass, his bonus draw or his decline answered a decision.
+            (Phase::Pending { decision: Decision::PassBonus, .. }, Event::Drew { deck, .. }) => {
+                Some((Role::Fugitive, Action::Choose { choice: Choice::Deck { deck } }))
+            }
+            (Phase::Pending { decision: Decision::PassBonus, .. }, Event::Declined { .. }) => {
+                Some((Role::Fugitive, Action::Choose { choice: Choice::Decline }))
+            }
+            _ => action_of(event),
+        };
+        match action {
             Some((role, action)) => {
                 game.apply(role, action).ok()?;
                 next = game.history().len();
@@ -319,7 +328,9 @@ fn rollout(game: &mut Game, rng: &mut impl Rng) -> f64 {
             Role::Fugitive => {
                 let view = FugitiveView::of(game);
                 let legal = view.legal_actions();
-                if let Some(&deck) = legal.draws.first() {
+                if !legal.choices.is_empty() {
+                    Action::Choose { choice: choose(&view, &legal.choices) }
+                } else if let Some(&deck) = legal.draws.first() {
                     Action::Draw { deck: draw_choice(&view, &legal.draws).max(deck) }
                 } else {
                     easy_choice(&view, &moves(&view, &legal), rng)
@@ -380,7 +391,9 @@ mod tests {
     #[test]
     fn a_determinized_game_agrees_with_his_view() {
         for seed in 0..30u64 {
-            let mut game = Game::new(Setup::new(seed));
+            // R11a: with the pass bonus, his bonus draws and declines replay as his choices.
+            let rules = RuleOptions { pass_bonus_draw: seed % 2 == 1, ..RuleOptions::default() };
+            let mut game = Game::new(Setup::new(seed).with_rules(rules));
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             while let Some(role) = game.to_move() {
                 let view = FugitiveView::of(&game);

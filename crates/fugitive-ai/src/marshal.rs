@@ -33,11 +33,6 @@ impl MarshalBot {
         MarshalBot { level, rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 
-    /// The level.
-    pub fn level(&self) -> Level {
-        self.level
-    }
-
     /// Its action, or `None` when it is not the Marshal's move.
     pub fn act(&mut self, view: &MarshalView) -> Option<Action> {
         let legal = view.legal_actions();

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use fugitive_core::{Card, Cards, Choice, DeckCard, Event, Game, HandView, LegalActions, Role, View, Viewer};
+use fugitive_core::{Card, Cards, Choice, DeckCard, Event, Game, LegalActions, Role, View, Viewer};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -29,7 +29,7 @@ pub struct WrongViewer {
 impl MarshalView {
     /// The Marshal's view of `game`.
     pub fn of(game: &Game) -> MarshalView {
-        MarshalView(blank(game.view(Viewer::Marshal), Role::Marshal))
+        MarshalView(game.view(Viewer::Marshal).during_play())
     }
 
     /// Wraps a view the Marshal received, e.g. from the server.
@@ -37,8 +37,7 @@ impl MarshalView {
     /// # Errors
     /// [`WrongViewer`] when it is not the Marshal's view.
     pub fn new(view: View) -> Result<MarshalView, WrongViewer> {
-        check(&view, Role::Marshal)?;
-        Ok(MarshalView(blank(view, Role::Marshal)))
+        during_play(view, Role::Marshal).map(MarshalView)
     }
 
     /// The view.
@@ -55,7 +54,7 @@ impl MarshalView {
 impl FugitiveView {
     /// The Fugitive's view of `game`.
     pub fn of(game: &Game) -> FugitiveView {
-        FugitiveView(blank(game.view(Viewer::Fugitive), Role::Fugitive))
+        FugitiveView(game.view(Viewer::Fugitive).during_play())
     }
 
     /// Wraps a view the Fugitive received, e.g. from the server.
@@ -63,8 +62,7 @@ impl FugitiveView {
     /// # Errors
     /// [`WrongViewer`] when it is not the Fugitive's view.
     pub fn new(view: View) -> Result<FugitiveView, WrongViewer> {
-        check(&view, Role::Fugitive)?;
-        Ok(FugitiveView(blank(view, Role::Fugitive)))
+        during_play(view, Role::Fugitive).map(FugitiveView)
     }
 
     /// The view.
@@ -83,48 +81,15 @@ impl FugitiveView {
     }
 }
 
-fn check(view: &View, expected: Role) -> Result<(), WrongViewer> {
-    if view.viewer.is(expected) { Ok(()) } else { Err(WrongViewer { expected, found: view.viewer }) }
-}
-
-/// `view` with everything `role` may not see while the game runs removed (R19, R20), even
-/// after the end: a bot never needs it, and this keeps a hand-built view from leaking.
-fn blank(mut view: View, role: Role) -> View {
-    let viewer = Viewer::from(role);
-    view.viewer = viewer;
-    if role == Role::Marshal {
-        for card in &mut view.trail {
-            let revealed = card.face_up && card.card != Some(Card::ESCAPE);
-            card.card = card.card.filter(|_| card.face_up);
-            card.sprints = card.sprints.filter(|_| revealed);
-        }
+/// `expected`'s view as he may see it while the game runs, even after the end: a bot never
+/// needs more, and this keeps a hand-built view from leaking. The rules are the core's
+/// ([`View::during_play`]).
+fn during_play(view: View, expected: Role) -> Result<View, WrongViewer> {
+    if view.viewer.is(expected) {
+        Ok(view.during_play())
+    } else {
+        Err(WrongViewer { expected, found: view.viewer })
     }
-    let other = role.opponent();
-    view.hands[other] = HandView { size: view.hands[other].size, cards: None };
-    for deck in &mut view.decks {
-        deck.cards = None;
-    }
-    view.seed = None;
-    if let Some(events) = &mut view.events {
-        events.pile_cards = None;
-    }
-    for event in &mut view.history {
-        *event = event.seen_by(viewer);
-    }
-    // M2 Informant showed these sprint cards of a face-down hideout to everyone.
-    for event in &view.history {
-        if let Event::SprintsShown { position, sprints } = *event {
-            if let Some(card) = view.trail.get_mut(position).filter(|c| !c.face_up) {
-                card.sprints = Some(sprints);
-            }
-        }
-    }
-    view
-}
-
-/// The face-up cards of the trail.
-pub(crate) fn face_up(view: &View) -> Cards {
-    view.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card).collect()
 }
 
 /// The last card of the trail, `p` of R9 (the Fugitive's view knows it).

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::card::{Card, Cards};
-use crate::decision::Choice;
 use crate::deck::Deck;
-use crate::game::Phase;
+use crate::events::Choice;
+use crate::phase::Phase;
 use crate::role::Role;
 
 /// One action of one player. Serialized with a `type` tag, e.g.

@@ -1,93 +1,16 @@
 //! The game: one door in ([`Game::apply`]), one door out ([`Game::view`]).
 
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::action::{Action, ActionError};
 use crate::card::{Card, Cards};
-use crate::decision::Decision;
 use crate::deck::{Deal, DealError, Deck, Seed};
-use crate::event::Event;
-use crate::event_card::{EventCard, TrailEffect};
-use crate::event_deal::{DeckCard, EventDeal};
+use crate::events::{Decision, DeckCard, Effect, EventCard, EventDeal, TrailEffect, TrailEvent};
+use crate::history::Event;
+use crate::phase::{Outcome, Phase, Reason};
 use crate::role::{ByRole, Role};
 use crate::rules::{OpeningHideouts, RuleOptions, Setup};
 use crate::trail::Trail;
-use crate::turn::{Step, TrailEvent};
-
-/// Where the game stands: whose turn it is and what they must do now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "phase", rename_all = "snake_case")]
-pub enum Phase {
-    /// The Fugitive's first turn: 1 or 2 hideouts, no draw (R6).
-    Opening {
-        /// Hideouts placed so far this turn.
-        placed: u8,
-    },
-    /// `role` must draw `left` more cards (R7, R8).
-    Draw {
-        /// Who draws.
-        role: Role,
-        /// Draws still due this turn.
-        left: u8,
-    },
-    /// The Fugitive has drawn: place one hideout or pass (R7).
-    PlaceOrPass,
-    /// The Marshal has drawn: one guess (R8, R12).
-    Guess,
-    /// The Marshal guesses one number at a time until she misses or finds all (R16).
-    Manhunt,
-    /// An event waits for `role`'s choice before anything else happens (E3).
-    Pending {
-        /// Who must choose.
-        role: Role,
-        /// The event that asks.
-        card: EventCard,
-        /// What to choose.
-        decision: Decision,
-    },
-    /// The game has ended (R14–R18).
-    Over,
-}
-
-impl Phase {
-    /// Whose move it is, if the game runs. Either player may resign at any time.
-    pub const fn to_move(self) -> Option<Role> {
-        match self {
-            Phase::Opening { .. } | Phase::PlaceOrPass => Some(Role::Fugitive),
-            Phase::Draw { role, .. } | Phase::Pending { role, .. } => Some(role),
-            Phase::Guess | Phase::Manhunt => Some(Role::Marshal),
-            Phase::Over => None,
-        }
-    }
-}
-
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// The Fugitive played 42 with a revealed hideout of 30 or more, or nothing left to find (R15).
-    Escape,
-    /// The Marshal missed in the Manhunt (R16).
-    ManhuntSurvived,
-    /// The Marshal found the last face-down hideout (R14).
-    AllHideoutsFound,
-    /// The Marshal found every hideout in the Manhunt (R16).
-    ManhuntSuccess,
-    /// The loser resigned (R17).
-    Resignation,
-    /// The loser's turn clock ran out (R17).
-    TimeOut,
-}
-
-/// The winner and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Outcome {
-    /// Who won.
-    pub winner: Role,
-    /// Why.
-    pub reason: Reason,
-}
 
 /// A recorded action that replay could not apply.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -101,6 +24,19 @@ pub struct ReplayError {
     pub action: Action,
     /// Why it was refused.
     pub error: ActionError,
+}
+
+/// What is still to happen, the top of the stack first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Step {
+    /// `role` owes `left` draws from decks of their choice (R7, R8, E2).
+    Draws { role: Role, left: u8 },
+    /// One primitive of an event card.
+    Effect { card: EventCard, effect: Effect },
+    /// Wait for the player in this phase.
+    Wait(Phase),
+    /// The Marshal's turn begins (R8).
+    MarshalTurn,
 }
 
 /// The authoritative state of one game. Server-side only: it is never serialized to a client;
@@ -427,11 +363,12 @@ impl Game {
         if numbers.is_empty() {
             return Err(ActionError::EmptyGuess);
         }
+        let face_up = self.trail.face_up();
         for n in numbers {
             if n == Card::START || n == Card::ESCAPE {
                 return Err(ActionError::GuessOutOfRange(n));
             }
-            if self.trail.is_face_up(n) {
+            if face_up.contains(n) {
                 return Err(ActionError::GuessFaceUp(n));
             }
         }
@@ -464,12 +401,13 @@ impl Game {
             Action::Pass => {
                 self.history.push(Event::Passed);
                 self.steps.push(Step::MarshalTurn);
-                if self.rules.pass_bonus_draw {
-                    if let Some(deck) = Deck::ALL.into_iter().find(|d| !self.decks[d.index()].is_empty()) {
-                        self.take(Role::Fugitive, deck);
-                    }
+                let decision = Decision::PassBonus;
+                if self.rules.pass_bonus_draw && !self.choices(Role::Fugitive, decision).is_empty() {
+                    // R11a: he may draw a bonus card; he says whether he does.
+                    self.phase = Phase::Pending { role: Role::Fugitive, card: None, decision };
+                } else {
+                    self.proceed();
                 }
-                self.proceed();
             }
             Action::EndTurn => {
                 self.history.push(Event::TurnEnded);

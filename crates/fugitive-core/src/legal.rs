@@ -6,12 +6,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
 use crate::card::{Card, Cards};
-use crate::decision::Choice;
 use crate::deck::Deck;
-use crate::event_card::TrailEffect;
-use crate::game::{Game, Phase, can_place};
+use crate::events::{Choice, Decision, TrailEffect};
+use crate::game::{Game, can_place};
+use crate::phase::Phase;
 use crate::role::Role;
-use crate::rules::OpeningHideouts;
+use crate::rules::{OpeningHideouts, RuleOptions};
 use crate::view::View;
 
 /// Everything a role may do now. [`LegalActions::contains`] agrees with [`Game::is_legal`].
@@ -21,6 +21,11 @@ pub struct LegalActions {
     pub draws: Vec<Deck>,
     /// Hideouts that may be placed, each with the sprint sets it allows.
     pub placements: Vec<Placement>,
+    /// While he may place, every other card of the Fugitive's hand with the reason it may not
+    /// be placed, so a client shows the rules' verdict instead of working it out. Left out of
+    /// the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked: Vec<Blocked>,
     /// Whether passing is legal.
     pub pass: bool,
     /// Whether ending the first turn after one hideout is legal.
@@ -44,6 +49,34 @@ pub struct Placement {
     pub hideout: Card,
     /// The sprint sets allowed under it.
     pub sprints: SprintOptions,
+}
+
+/// A card of the Fugitive's hand that may not be placed now, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blocked {
+    /// The card.
+    pub hideout: Card,
+    /// Why it may not be placed.
+    pub why: Why,
+}
+
+/// Why a card of the hand may not be placed now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Why {
+    /// It is not above `last`, the last card of the trail (R9).
+    NotAbove {
+        /// The last card of the trail.
+        last: Card,
+    },
+    /// It needs sprint cards worth `need` (beyond 3 above the last card, or 5 on an F1 Safe
+    /// House space, R9), more than his other cards hold, or any at all on an M1 Roadblock space.
+    TooFar {
+        /// The sprint value it needs.
+        need: u8,
+    },
+    /// On the first turn under `exactly_two`, no sprint set leaves a legal second hideout (R6).
+    NoSecondHideout,
 }
 
 /// The sprint sets allowed under one hideout.
@@ -151,44 +184,159 @@ impl LegalActions {
     }
 }
 
-impl Game {
-    fn placements(&self) -> Vec<Placement> {
-        let second = self.needs_second_hideout();
-        placements(self.hands.fugitive, self.trail.last_card(), self.next_space_effect(), second)
+/// What a player knows that legality depends on, and nothing else: built from the [`Game`] or
+/// from the player's own [`View`], so that [`Game::legal_actions`] and [`View::legal_actions`]
+/// (and the answers to a pending decision) are worked out once, from the same facts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Knowledge {
+    /// Whose legal actions.
+    role: Role,
+    /// The phase; `Over` once the game has ended.
+    phase: Phase,
+    /// The rule options.
+    rules: RuleOptions,
+    /// The player's own hand.
+    hand: Cards,
+    /// The last card of the trail (R9) as the Fugitive knows it; only his placements use it.
+    last: Card,
+    /// The trail event under the next hideout's space, if any (E4).
+    next_space: Option<TrailEffect>,
+    /// The positions of the face-down hideouts.
+    hidden: Vec<usize>,
+    /// Every number face up anywhere on the trail (R12).
+    face_up: Cards,
+    /// The decks that are not empty, deck 1 first.
+    decks: Vec<Deck>,
+    /// Whether the Marshal's next guess names one number (F3 Lie Low).
+    single_guess: bool,
+}
+
+impl Knowledge {
+    /// What `role` knows in `game`.
+    pub(crate) fn of_game(game: &Game, role: Role) -> Knowledge {
+        Knowledge {
+            role,
+            phase: game.phase,
+            rules: game.rules,
+            hand: game.hands[role],
+            last: game.trail.last_card(),
+            next_space: game.next_space_effect(),
+            hidden: game.trail.hidden().map(|(position, _)| position).collect(),
+            face_up: game.trail.face_up(),
+            decks: Deck::ALL.into_iter().filter(|&d| !game.deck(d).is_empty()).collect(),
+            single_guess: game.single_guess,
+        }
     }
 
-    /// What `role` may do now. Nothing once the game is over; only resigning off turn.
-    pub fn legal_actions(&self, role: Role) -> LegalActions {
-        if self.is_over() {
+    /// What the view's player knows; `None` for a spectator.
+    pub(crate) fn of_view(view: &View) -> Option<Knowledge> {
+        let role = view.viewer.role()?;
+        let position = view.trail.len();
+        let events = view.events.as_ref();
+        Some(Knowledge {
+            role,
+            phase: if view.outcome.is_some() { Phase::Over } else { view.phase },
+            rules: view.rules,
+            hand: view.hands[role].cards.unwrap_or_default(),
+            last: view.trail.last().and_then(|t| t.card).unwrap_or(Card::START),
+            next_space: events
+                .and_then(|e| e.trail.iter().find(|t| t.position == position))
+                .map(|t| t.effect),
+            hidden: (0..view.trail.len()).filter(|&i| !view.trail[i].face_up).collect(),
+            face_up: view.face_up(),
+            decks: view.decks.iter().filter(|d| d.size > 0).map(|d| d.deck).collect(),
+            single_guess: events.is_some_and(|e| e.single_guess),
+        })
+    }
+
+    /// What the player may do now. Nothing once the game is over; only resigning off turn.
+    pub(crate) fn legal_actions(&self) -> LegalActions {
+        if self.phase == Phase::Over {
             return LegalActions::default();
         }
         let mut legal = LegalActions { resign: true, ..LegalActions::default() };
-        if self.to_move() != Some(role) {
+        if self.phase.to_move() != Some(self.role) {
             return legal;
         }
         legal.time_out = true;
+        let one_or_two = self.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
         match self.phase {
-            Phase::Draw { .. } => {
-                legal.draws = Deck::ALL.into_iter().filter(|d| !self.deck(*d).is_empty()).collect();
-            }
+            Phase::Draw { .. } => legal.draws = self.decks.clone(),
             Phase::Opening { placed } => {
-                legal.placements = self.placements();
-                legal.end_turn = placed == 1 && self.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
+                (legal.placements, legal.blocked) = self.placements(placed == 0 && !one_or_two);
+                legal.end_turn = placed == 1 && one_or_two;
             }
             Phase::PlaceOrPass => {
-                legal.placements = self.placements();
+                (legal.placements, legal.blocked) = self.placements(false);
                 legal.pass = true;
             }
             Phase::Guess | Phase::Manhunt => {
-                let face_up = self.trail.positions().iter().filter(|h| h.face_up).map(|h| h.card);
-                let numbers = Cards::range(1, 41).difference(face_up.collect());
+                let numbers = Cards::range(1, 41).difference(self.face_up);
+                // F3 Lie Low limits the next guess to one number.
                 let single = self.phase == Phase::Manhunt || self.single_guess;
                 legal.guess = Some(GuessOptions { numbers, single });
             }
-            Phase::Pending { decision, .. } => legal.choices = self.choices(role, decision),
+            Phase::Pending { decision, .. } => legal.choices = self.choices(decision),
             Phase::Over => {}
         }
         legal
+    }
+
+    fn placements(&self, second: bool) -> (Vec<Placement>, Vec<Blocked>) {
+        placements(self.hand, self.last, self.next_space, second)
+    }
+
+    /// Every legal answer to `decision` by this player (E3). Empty when there is no answer at
+    /// all; the event then has no effect and is never asked.
+    pub(crate) fn choices(&self, decision: Decision) -> Vec<Choice> {
+        let hand = self.hand;
+        let from_decks = |hand: Cards| hand.iter().filter(|&c| Deck::of(c).is_some());
+        let or_decline = |mut choices: Vec<Choice>| {
+            if !choices.is_empty() {
+                choices.push(Choice::Decline);
+            }
+            choices
+        };
+        match decision {
+            Decision::BadIntel => from_decks(hand).map(|card| Choice::Card { card }).collect(),
+            Decision::SmokeScreen => or_decline(
+                hand.without(Card::ESCAPE)
+                    .iter()
+                    .flat_map(|card| {
+                        self.hidden.iter().map(move |&position| Choice::Sprint { card, position })
+                    })
+                    .collect(),
+            ),
+            Decision::Informant => self.hidden.iter().map(|&position| Choice::Hideout { position }).collect(),
+            Decision::Stakeout => Deck::ALL.map(|deck| Choice::Range { deck }).to_vec(),
+            Decision::Dragnet => Cards::range(1, 41)
+                .difference(self.face_up)
+                .iter()
+                .map(|number| Choice::Number { number })
+                .collect(),
+            Decision::TownGossip => self.decks.iter().map(|&deck| Choice::Deck { deck }).collect(),
+            Decision::TownGossipMove { .. } => {
+                vec![Choice::Move { bottom: false }, Choice::Move { bottom: true }]
+            }
+            Decision::ChangeOfPlans => {
+                or_decline(from_decks(hand).map(|card| Choice::Card { card }).collect())
+            }
+            Decision::PassBonus => {
+                or_decline(self.decks.first().map(|&deck| Choice::Deck { deck }).into_iter().collect())
+            }
+        }
+    }
+}
+
+impl Game {
+    /// What `role` may do now. Nothing once the game is over; only resigning off turn.
+    pub fn legal_actions(&self, role: Role) -> LegalActions {
+        Knowledge::of_game(self, role).legal_actions()
+    }
+
+    /// Every legal answer to `decision` by `role` now (E3).
+    pub(crate) fn choices(&self, role: Role, decision: Decision) -> Vec<Choice> {
+        Knowledge::of_game(self, role).choices(decision)
     }
 }
 
@@ -197,65 +345,41 @@ impl View {
     /// [`Game::legal_actions`] for that role, so a bot or a client needs nothing else. Nothing
     /// for a spectator.
     pub fn legal_actions(&self) -> LegalActions {
-        let Some(role) = self.viewer.role() else { return LegalActions::default() };
-        if self.outcome.is_some() {
-            return LegalActions::default();
-        }
-        let mut legal = LegalActions { resign: true, ..LegalActions::default() };
-        if self.phase.to_move() != Some(role) {
-            return legal;
-        }
-        legal.time_out = true;
-        let one_or_two = self.rules.opening_hideouts == OpeningHideouts::OneOrTwo;
-        let placements = |second| {
-            let hand = self.hands.fugitive.cards.unwrap_or_default();
-            let last = self.trail.last().and_then(|t| t.card).unwrap_or(Card::START);
-            let position = self.trail.len();
-            let events = self.events.as_ref();
-            let effect =
-                events.and_then(|e| e.trail.iter().find(|t| t.position == position)).map(|t| t.effect);
-            placements(hand, last, effect, second)
-        };
-        match self.phase {
-            Phase::Draw { .. } => {
-                legal.draws = self.decks.iter().filter(|d| d.size > 0).map(|d| d.deck).collect()
-            }
-            Phase::Opening { placed } => {
-                legal.placements = placements(placed == 0 && !one_or_two);
-                legal.end_turn = placed == 1 && one_or_two;
-            }
-            Phase::PlaceOrPass => {
-                legal.placements = placements(false);
-                legal.pass = true;
-            }
-            Phase::Guess | Phase::Manhunt => {
-                let face_up: Cards = self.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card).collect();
-                let numbers = Cards::range(1, 41).difference(face_up);
-                // F3 Lie Low limits the next guess to one number.
-                let single =
-                    self.phase == Phase::Manhunt || self.events.as_ref().is_some_and(|e| e.single_guess);
-                legal.guess = Some(GuessOptions { numbers, single });
-            }
-            Phase::Pending { .. } => legal.choices = self.choices(),
-            Phase::Over => {}
-        }
-        legal
+        Knowledge::of_view(self).map(|k| k.legal_actions()).unwrap_or_default()
+    }
+
+    /// The legal answers to the pending decision, if it waits for this view's player: what
+    /// [`Game::legal_actions`] lists, from the view alone (for computer players).
+    pub fn choices(&self) -> Vec<Choice> {
+        self.legal_actions().choices
     }
 }
 
 /// The hideouts `hand` may place after `last`, with their sprint options (R9–R11), under the
 /// trail event of that space if any (F1 Safe House, M1 Roadblock); `second` when the placement
-/// must leave a legal second one (R6 `exactly_two`).
-fn placements(hand: Cards, last: Card, effect: Option<TrailEffect>, second: bool) -> Vec<Placement> {
+/// must leave a legal second one (R6 `exactly_two`). The other cards of the hand come back with
+/// the reason they may not be placed.
+fn placements(
+    hand: Cards,
+    last: Card,
+    effect: Option<TrailEffect>,
+    second: bool,
+) -> (Vec<Placement>, Vec<Blocked>) {
     let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
     let mut placements = Vec::new();
-    for hideout in hand.iter().filter(|&h| h > last) {
+    let mut blocked = Vec::new();
+    for hideout in hand {
+        if hideout <= last {
+            blocked.push(Blocked { hideout, why: Why::NotAbove { last } });
+            continue;
+        }
         let value = (hideout.number() - last.number()).saturating_sub(reach);
         let from = match effect {
             Some(TrailEffect::Roadblock) => Cards::EMPTY,
             _ => hand.without(hideout).without(Card::ESCAPE),
         };
         if from.sprint_value() < value {
+            blocked.push(Blocked { hideout, why: Why::TooFar { need: value } });
             continue;
         }
         let sprints = if second {
@@ -265,6 +389,7 @@ fn placements(hand: Cards, last: Card, effect: Option<TrailEffect>, second: bool
                 .filter(|s| can_place(hand.without(hideout).difference(*s), hideout))
                 .collect();
             if sets.is_empty() {
+                blocked.push(Blocked { hideout, why: Why::NoSecondHideout });
                 continue;
             }
             SprintOptions::OneOf { sets }
@@ -273,5 +398,5 @@ fn placements(hand: Cards, last: Card, effect: Option<TrailEffect>, second: bool
         };
         placements.push(Placement { hideout, sprints });
     }
-    placements
+    (placements, blocked)
 }

@@ -5,19 +5,24 @@
 //! what. It has no I/O, no clock and no global RNG: the seed comes in with the [`Setup`].
 //!
 //! # Map
-//! - [`Game`] (`game.rs`): the state. One door in, [`Game::apply`]; one door out, [`Game::view`].
-//!   [`Game::replay`] rebuilds a game from its setup and accepted actions.
+//! - [`Game`] (`game.rs`): the state and the rulebook's turn. One door in, [`Game::apply`]; one
+//!   door out, [`Game::view`]. [`Game::replay`] rebuilds a game from its setup and accepted
+//!   actions. `turn.rs` is the flow of a turn as a stack of steps through which draws and
+//!   events pass.
+//! - [`Phase`], [`Outcome`], [`Reason`] (`phase.rs`): where the game stands and how it ended.
 //! - [`Action`] and [`ActionError`] (`action.rs`): what a player does, and why it was refused
 //!   (each error names its rule, R1–R22 of `RULES.md`).
-//! - [`Event`] (`event.rs`): what happened, and [`Event::seen_by`] for what each viewer may know.
-//! - [`LegalActions`] (`legal.rs`): every legal action of a role, compactly; agrees with
-//!   [`Game::is_legal`], and [`View::legal_actions`] finds the same from the player's own view.
-//!   [`LegalActions::sample`] is the random player.
-//! - [`View`] (`view.rs`): the serializable view of the Fugitive, the Marshal or a spectator.
-//! - Event variants (`EVENTS.md`, E1–E5): [`EventCard`] (`event_card.rs`: each card's data and
-//!   its effect as primitives), [`EventDeal`] and [`DeckCard`] (`event_deal.rs`: the set-up),
-//!   [`Decision`] and [`Choice`] (`decision.rs`: pending decisions), and `turn.rs`, the flow of
-//!   a turn as a stack of steps through which draws and events pass.
+//! - [`Event`] (`history.rs`): what happened, and [`Event::seen_by`] for what each viewer may know.
+//! - [`LegalActions`] (`legal.rs`): every legal action of a role, compactly, derived once from
+//!   what the player knows, whether read from the [`Game`] or from his [`View`]
+//!   ([`View::legal_actions`]); agrees with [`Game::is_legal`]. [`LegalActions::sample`] is the
+//!   random player.
+//! - [`View`] (`view.rs`): the serializable view of the Fugitive, the Marshal or a spectator;
+//!   [`View::during_play`] is the one definition of what a viewer may not see.
+//! - Event variants (`events/`, `EVENTS.md` E1–E5; nothing there knows the game): [`EventCard`]
+//!   (each card's id, icon and effect as primitives; the names and texts are the web client's
+//!   translations), [`EventDeal`] and [`DeckCard`] (the set-up), [`Decision`] and [`Choice`]
+//!   (pending decisions, the pass bonus of R11a included).
 //! - [`Card`], [`Cards`] (`card.rs`); [`Deck`], [`Deal`], [`Seed`] (`deck.rs`); [`Trail`],
 //!   [`Hideout`] (`trail.rs`); [`Role`], [`Viewer`], [`ByRole`] (`role.rs`); [`RuleOptions`],
 //!   [`Setup`] (`rules.rs`).
@@ -55,13 +60,12 @@
 
 mod action;
 mod card;
-mod decision;
 mod deck;
-mod event;
-mod event_card;
-mod event_deal;
+mod events;
 mod game;
+mod history;
 mod legal;
+mod phase;
 mod role;
 mod rules;
 mod trail;
@@ -70,15 +74,13 @@ mod view;
 
 pub use action::{Action, ActionError};
 pub use card::{Card, Cards, CardsIter};
-pub use decision::{Choice, Decision};
 pub use deck::{Deal, DealError, Deck, Seed};
-pub use event::Event;
-pub use event_card::{CardText, EventCard, Icon, Language, TrailEffect};
-pub use event_deal::{DeckCard, EventDeal};
-pub use game::{Game, Outcome, Phase, Reason, ReplayError};
-pub use legal::{GuessOptions, LegalActions, Placement, SprintOptions};
+pub use events::{Choice, Decision, DeckCard, EventCard, EventDeal, Icon, TrailEffect, TrailEvent};
+pub use game::{Game, ReplayError};
+pub use history::Event;
+pub use legal::{Blocked, GuessOptions, LegalActions, Placement, SprintOptions, Why};
+pub use phase::{Outcome, Phase, Reason};
 pub use role::{ByRole, Role, Viewer};
 pub use rules::{EventVariant, OpeningHideouts, RuleOptions, Setup};
 pub use trail::{Hideout, Trail};
-pub use turn::TrailEvent;
 pub use view::{DeckView, EventsView, HandView, TrailCard, View};

@@ -63,7 +63,8 @@ impl EventVariant {
 pub struct RuleOptions {
     /// R6.
     pub opening_hideouts: OpeningHideouts,
-    /// R11a: a pass draws 1 extra card from the lowest-numbered non-empty deck.
+    /// R11a: after a pass the Fugitive may draw 1 extra card from the lowest-numbered non-empty
+    /// deck, his choice ([`Decision::PassBonus`](crate::Decision::PassBonus)).
     pub pass_bonus_draw: bool,
     /// The event variant; left out of the JSON when off, so old rules read and write the same.
     #[serde(skip_serializing_if = "EventVariant::is_off")]

@@ -13,8 +13,9 @@ pub struct Hideout {
     pub sprints: Cards,
     /// Whether it has been turned face up (card 0 and 42 always are).
     pub face_up: bool,
-    /// Sprint cards shown to everyone while it lies face down (M2 Informant).
-    pub shown: Cards,
+    /// The sprint cards shown to everyone while it lies face down (M2 Informant), as they were
+    /// then (a later F5 Smoke Screen card is not among them); `None` if never shown.
+    pub shown: Option<Cards>,
 }
 
 impl Hideout {
@@ -37,7 +38,7 @@ impl Default for Trail {
 impl Trail {
     /// A trail holding only card 0, face up (R2).
     pub fn new() -> Trail {
-        Trail(vec![Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true, shown: Cards::EMPTY }])
+        Trail(vec![Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true, shown: None }])
     }
 
     /// The card at the end of the trail, `p` in R9.
@@ -70,9 +71,15 @@ impl Trail {
         self.hidden().find(|(_, h)| h.card == card).map(|(i, _)| i)
     }
 
-    /// Whether this number lies face up on the trail.
-    pub fn is_face_up(&self, card: Card) -> bool {
-        self.0.iter().any(|h| h.face_up && h.card == card)
+    /// Every number face up anywhere on the trail (R12): the face-up hideouts (0 and 42
+    /// included), the sprint cards revealed with them (not 42's, hidden until the end, R11) and
+    /// those M2 Informant showed. None of them can be a face-down hideout.
+    pub fn face_up(&self) -> Cards {
+        self.0.iter().fold(Cards::EMPTY, |all, h| match (h.face_up, h.shown) {
+            (true, _) if h.card == Card::ESCAPE => all.with(h.card),
+            (true, _) => all.union(h.sprints).with(h.card),
+            (false, shown) => all.union(shown.unwrap_or_default()),
+        })
     }
 
     /// The highest face-up hideout number, ignoring card 0 and 42 (`H` of R15).
@@ -85,14 +92,9 @@ impl Trail {
             .unwrap_or(0)
     }
 
-    /// Every card on the trail, hideouts and sprint cards.
-    pub fn cards(&self) -> Cards {
-        self.0.iter().fold(Cards::EMPTY, |all, h| all.union(h.sprints).with(h.card))
-    }
-
     /// Adds a hideout at the end; returns its position. 42 goes face up (R11).
     pub(crate) fn place(&mut self, card: Card, sprints: Cards) -> usize {
-        self.0.push(Hideout { card, sprints, face_up: card == Card::ESCAPE, shown: Cards::EMPTY });
+        self.0.push(Hideout { card, sprints, face_up: card == Card::ESCAPE, shown: None });
         self.0.len() - 1
     }
 
@@ -104,8 +106,8 @@ impl Trail {
     /// Shows the sprint cards under the hideout at `position` (M2 Informant); returns them.
     pub(crate) fn show_sprints(&mut self, position: usize) -> Cards {
         let hideout = &mut self.0[position];
-        hideout.shown = hideout.sprints;
-        hideout.shown
+        hideout.shown = Some(hideout.sprints);
+        hideout.sprints
     }
 
     /// Turns the hideout at `position` face up with its sprint cards.

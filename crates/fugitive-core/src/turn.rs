@@ -2,41 +2,14 @@
 //! and the phases that wait for a player. Events enter here, through the same
 //! [`Game::apply`] as every action; no variant has a turn logic of its own.
 
-use serde::{Deserialize, Serialize};
-
 use crate::card::{Card, Cards};
-use crate::decision::{Choice, Decision};
 use crate::deck::Deck;
-use crate::event::Event;
-use crate::event_card::{Effect, EventCard, Icon, TrailEffect};
-use crate::event_deal::DeckCard;
-use crate::game::{Game, Phase, Reason};
+use crate::events::{Choice, Decision, DeckCard, Effect, EventCard, Icon, TrailEffect, TrailEvent};
+use crate::game::{Game, Step};
+use crate::history::Event;
+use crate::phase::{Phase, Reason};
 use crate::role::Role;
 use crate::rules::EventVariant;
-
-/// What is still to happen, the top of the stack first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Step {
-    /// `role` owes `left` draws from decks of their choice (R7, R8, E2).
-    Draws { role: Role, left: u8 },
-    /// One primitive of an event card.
-    Effect { card: EventCard, effect: Effect },
-    /// Wait for the player in this phase.
-    Wait(Phase),
-    /// The Marshal's turn begins (R8).
-    MarshalTurn,
-}
-
-/// An event lying beside the trail (E4): it changes the hideout later placed at `position`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct TrailEvent {
-    /// The trail position it lies under.
-    pub position: usize,
-    /// The card.
-    pub card: EventCard,
-    /// What it does there (N4 is Safe House or Roadblock depending on who drew it).
-    pub effect: TrailEffect,
-}
 
 impl Game {
     /// Adds `count` due draws for `role`, merged with the top step if it is `role`'s draws.
@@ -170,7 +143,7 @@ impl Game {
             },
             Effect::Ask { role, decision } => {
                 if !self.choices(role, decision).is_empty() {
-                    self.phase = Phase::Pending { role, card, decision };
+                    self.phase = Phase::Pending { role, card: Some(card), decision };
                     return true;
                 }
                 self.history.push(Event::NoEffect { card });
@@ -180,9 +153,10 @@ impl Game {
     }
 
     /// Carries out a checked answer to the pending decision.
-    pub(crate) fn answer(&mut self, role: Role, card: EventCard, decision: Decision, choice: Choice) {
+    pub(crate) fn answer(&mut self, role: Role, card: Option<EventCard>, decision: Decision, choice: Choice) {
         match (decision, choice) {
             (_, Choice::Decline) => self.history.push(Event::Declined { role, card }),
+            (Decision::PassBonus, Choice::Deck { deck }) => self.take(role, deck),
             (_, Choice::Card { card }) => {
                 self.hands[role].remove(card);
                 let deck = Deck::of(card).expect("checked: a card of decks 1–3");
@@ -207,6 +181,7 @@ impl Game {
                 let top = self.decks[deck.index()][0];
                 self.history.push(Event::Peeked { role, deck, card: Some(top) });
                 let decision = Decision::TownGossipMove { deck };
+                let card = card.expect("checked: N5 Town Gossip asks");
                 self.steps.push(Step::Effect { card, effect: Effect::Ask { role, decision } });
             }
             (decision, Choice::Move { bottom }) => {

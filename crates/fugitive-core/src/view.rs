@@ -4,12 +4,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Cards};
 use crate::deck::{Deck, Seed};
-use crate::event::Event;
-use crate::event_deal::DeckCard;
-use crate::game::{Game, Outcome, Phase};
+use crate::events::{DeckCard, EventCard, TrailEvent};
+use crate::game::Game;
+use crate::history::Event;
+use crate::phase::{Outcome, Phase};
 use crate::role::{ByRole, Role, Viewer};
 use crate::rules::RuleOptions;
-use crate::turn::TrailEvent;
 
 /// One viewer's view of the game: all a client ever receives. Two games that differ only in
 /// what this viewer cannot know give byte-identical JSON (R22).
@@ -47,7 +47,7 @@ pub struct EventsView {
     /// footprints, no icon, binoculars).
     pub piles: [usize; 3],
     /// The pile cards, top first, once the game is over (R18).
-    pub pile_cards: Option<[Vec<crate::event_card::EventCard>; 3]>,
+    pub pile_cards: Option<[Vec<EventCard>; 3]>,
     /// Whether the Marshal's next guess names one number (F3 Lie Low).
     pub single_guess: bool,
     /// Draws each role will skip (N2 Detour).
@@ -63,7 +63,9 @@ pub struct TrailCard {
     pub face_up: bool,
     /// How many sprint cards lie under it (always public, R10).
     pub sprint_count: usize,
-    /// The sprint cards: once face up for everyone, always for the Fugitive.
+    /// The sprint cards: once face up for everyone, always for the Fugitive. While it lies face
+    /// down, after M2 Informant, everyone sees those shown then (`[]` if there were none; a
+    /// later F5 Smoke Screen card is counted in `sprint_count` but not listed).
     pub sprints: Option<Cards>,
 }
 
@@ -90,60 +92,116 @@ pub struct HandView {
 
 impl Game {
     /// The game as `viewer` may see it: R19 for the Fugitive, R20 for the Marshal, R21 for a
-    /// spectator, everything once the game is over (R18).
+    /// spectator, everything once the game is over (R18). The whole game is written out, then
+    /// [`View::during_play`] hides what the viewer may not know while it runs: one definition
+    /// of hidden information, which the computer players use too.
     pub fn view(&self, viewer: Viewer) -> View {
-        let over = self.is_over();
-        let sees = |role: Role| over || viewer.is(role);
         let trail = self
             .trail
             .positions()
             .iter()
-            .map(|h| {
-                // 42 lies face up, but its sprint cards stay hidden until the end (R11).
-                let revealed = h.face_up && h.card != Card::ESCAPE;
-                TrailCard {
-                    card: (h.face_up || sees(Role::Fugitive)).then_some(h.card),
-                    face_up: h.face_up,
-                    sprint_count: h.sprints.len(),
-                    sprints: if revealed || sees(Role::Fugitive) {
-                        Some(h.sprints)
-                    } else {
-                        // M2 Informant showed these to everyone.
-                        Some(h.shown).filter(|shown| !shown.is_empty())
-                    },
-                }
+            .map(|h| TrailCard {
+                card: Some(h.card),
+                face_up: h.face_up,
+                sprint_count: h.sprints.len(),
+                sprints: Some(h.sprints),
             })
             .collect();
         let decks = Deck::ALL.map(|deck| {
             let cards = self.deck(deck);
-            DeckView { deck, size: cards.len(), cards: over.then(|| cards.to_vec()) }
+            DeckView { deck, size: cards.len(), cards: Some(cards.to_vec()) }
         });
         let hands = ByRole::new_with(|role| {
             let cards = self.hand(role);
-            HandView { size: cards.len(), cards: sees(role).then_some(cards) }
+            HandView { size: cards.len(), cards: Some(cards) }
         });
-        let history = if over {
-            self.history.clone()
-        } else {
-            self.history.iter().map(|e| e.seen_by(viewer)).collect()
-        };
-        View {
+        let view = View {
             viewer,
             rules: self.rules,
             phase: self.phase,
             trail,
             decks,
             hands,
-            history,
+            history: self.history.clone(),
             outcome: self.outcome,
-            seed: self.seed.filter(|_| over),
+            seed: self.seed,
             events: (!self.rules.events.is_off()).then(|| EventsView {
                 trail: self.trail_events.clone(),
                 piles: self.piles.each_ref().map(Vec::len),
-                pile_cards: over.then(|| self.piles.clone()),
+                pile_cards: Some(self.piles.clone()),
                 single_guess: self.single_guess,
                 skips: self.skips,
             }),
+        };
+        if self.is_over() { view } else { view.during_play() }
+    }
+}
+
+impl View {
+    /// This view as its viewer may see it while the game runs (R19–R21): the other hand, the
+    /// decks' order, the seed and the event piles hidden; for anyone but the Fugitive the
+    /// face-down cards' numbers and their sprint cards (but those M2 Informant showed, as they
+    /// were then) and the sprint cards under 42 (R11); each history entry
+    /// [`Event::seen_by`] the viewer. After the end a view shows everything (R18); this takes it
+    /// back, so a computer player never holds more than during play.
+    #[must_use]
+    pub fn during_play(mut self) -> View {
+        let viewer = self.viewer;
+        let fugitive = viewer == Viewer::Fugitive;
+        for (position, card) in self.trail.iter_mut().enumerate() {
+            // 42 lies face up, but its sprint cards stay hidden until the end (R11).
+            let revealed = card.face_up && card.card != Some(Card::ESCAPE);
+            card.card = card.card.filter(|_| card.face_up || fugitive);
+            card.sprints = if revealed || fugitive {
+                card.sprints
+            } else {
+                // M2 Informant showed these to everyone, possibly none.
+                self.history.iter().rev().find_map(|e| match *e {
+                    Event::SprintsShown { position: p, sprints } if p == position => Some(sprints),
+                    _ => None,
+                })
+            };
         }
+        for deck in &mut self.decks {
+            deck.cards = None;
+        }
+        for role in Role::ALL {
+            let hand = &mut self.hands[role];
+            hand.cards = hand.cards.filter(|_| viewer.is(role));
+        }
+        for event in &mut self.history {
+            *event = event.seen_by(viewer);
+        }
+        self.seed = None;
+        if let Some(events) = &mut self.events {
+            events.pile_cards = None;
+        }
+        self
+    }
+
+    /// The highest face-up hideout number, ignoring card 0 and 42 (`H` of R15), as
+    /// [`Trail::highest_revealed`](crate::Trail::highest_revealed) finds it in the game.
+    pub fn highest_revealed(&self) -> u8 {
+        let face_up = self.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card);
+        face_up.filter(|&c| c != Card::ESCAPE).map(Card::number).max().unwrap_or(0)
+    }
+
+    /// Every number face up anywhere on the trail, as [`Trail::face_up`](crate::Trail::face_up)
+    /// finds it in the game: the face-up cards, the sprint cards revealed with them (not 42's)
+    /// and those M2 Informant showed (from the public history, so every viewer finds the same).
+    pub fn face_up(&self) -> Cards {
+        let mut face_up = Cards::EMPTY;
+        for t in self.trail.iter().filter(|t| t.face_up) {
+            face_up = face_up.union(t.card.into_iter().collect());
+            if t.card != Some(Card::ESCAPE) {
+                face_up = face_up.union(t.sprints.unwrap_or_default());
+            }
+        }
+        for event in &self.history {
+            if let Event::SprintsShown { sprints, .. } = event {
+                face_up = face_up.union(*sprints);
+            }
+        }
+        face_up
     }
 }

@@ -10,8 +10,8 @@ mod support;
 
 use common::{HAND, card, cards, deal, draw, guess, place, play, refused};
 use fugitive_core::{
-    Action, ActionError, Cards, Choice, Decision, Deck, DeckCard, Event, EventCard, EventDeal, EventVariant,
-    Game, Icon, Outcome, Phase, Reason, Role, RuleOptions, Setup, TrailEffect, Viewer,
+    Action, ActionError, Blocked, Cards, Choice, Decision, Deck, DeckCard, Event, EventCard, EventDeal,
+    EventVariant, Game, Icon, Outcome, Phase, Reason, Role, RuleOptions, Setup, TrailEffect, Viewer, Why,
 };
 use support::Play;
 
@@ -58,7 +58,7 @@ fn draw_all(game: &mut Game, role: Role, n: u8) {
 
 fn pending(game: &Game) -> Option<(Role, EventCard, Decision)> {
     match game.phase() {
-        Phase::Pending { role, card, decision } => Some((role, card, decision)),
+        Phase::Pending { role, card, decision } => Some((role, card?, decision)),
         _ => None,
     }
 }
@@ -120,7 +120,7 @@ fn e3_a_pending_decision_is_in_every_view_and_blocks_everything_else() {
     let mut game = deck_1_tops(&[M4]);
     open(&mut game, &[3]);
     play(&mut game, Marshal, draw(1));
-    let phase = Phase::Pending { role: Marshal, card: M4, decision: Decision::Dragnet };
+    let phase = Phase::Pending { role: Marshal, card: Some(M4), decision: Decision::Dragnet };
     assert_eq!(game.phase(), phase);
     for viewer in Viewer::ALL {
         assert_eq!(game.view(viewer).phase, phase);
@@ -162,6 +162,42 @@ fn f1_safe_house_lets_the_next_hideout_lie_5_above() {
     play(&mut plain, Marshal, guess(&[41]));
     play(&mut plain, Fugitive, draw(1));
     assert!(matches!(refused(&mut plain, Fugitive, place(7, &[])), ActionError::TooFar { .. }));
+}
+
+#[test]
+fn f1_safe_house_the_legal_actions_say_what_a_blocked_card_needs() {
+    // The web client once worked the need out as `hideout - last - 3`, wrong on a Safe House:
+    // the legal actions say it, from the rules.
+    let blocked_of = |game: &Game| {
+        let legal = game.legal_actions(Fugitive);
+        assert_eq!(game.view(Viewer::Fugitive).legal_actions(), legal);
+        let placed: Cards = legal.placements.iter().map(|p| p.hideout).collect();
+        let blocked: Cards = legal.blocked.iter().map(|b| b.hideout).collect();
+        assert_eq!(placed.union(blocked), game.hand(Fugitive), "every card is placeable or blocked");
+        assert!(placed.intersection(blocked).is_empty());
+        legal.blocked
+    };
+    let mut game = deck_1_tops(&[F1]);
+    open(&mut game, &[3]);
+    play(&mut game, Marshal, draw(1));
+    draw_all(&mut game, Marshal, 3);
+    play(&mut game, Marshal, guess(&[41]));
+    play(&mut game, Fugitive, draw(1));
+    let blocked = blocked_of(&game);
+    assert!(blocked.contains(&Blocked { hideout: card(42), why: Why::TooFar { need: 42 - 3 - 5 } }));
+    assert!(blocked.contains(&Blocked { hideout: card(2), why: Why::NotAbove { last: card(3) } }));
+    let json = serde_json::to_string(&blocked[0]).unwrap();
+    assert_eq!(json, r#"{"hideout":1,"why":{"kind":"not_above","last":3}}"#);
+    let mut plain = deck_1_tops(&[]);
+    open(&mut plain, &[3]);
+    draw_all(&mut plain, Marshal, 3);
+    play(&mut plain, Marshal, guess(&[41]));
+    play(&mut plain, Fugitive, draw(1));
+    assert!(
+        blocked_of(&plain).contains(&Blocked { hideout: card(42), why: Why::TooFar { need: 42 - 3 - 3 } })
+    );
+    // The Marshal's legal actions never carry any.
+    assert!(plain.legal_actions(Marshal).blocked.is_empty());
 }
 
 #[test]
@@ -309,6 +345,39 @@ fn m2_informant_shows_the_sprint_cards_to_everyone() {
 }
 
 #[test]
+fn m2_informant_on_a_hideout_without_sprint_cards_shows_that_there_are_none() {
+    let mut game = deck_1_tops(&[M2]);
+    open(&mut game, &[3]);
+    play(&mut game, Marshal, draw(1));
+    let events = play(&mut game, Marshal, choose(Choice::Hideout { position: 1 }));
+    assert_eq!(events[0], Event::SprintsShown { position: 1, sprints: Cards::EMPTY });
+    for viewer in Viewer::ALL {
+        assert_eq!(game.view(viewer).trail[1].sprints, Some(Cards::EMPTY), "{viewer:?}");
+    }
+}
+
+#[test]
+fn m2_informant_then_smoke_screen_the_shown_cards_stay_those_shown() {
+    let in_decks: [&[(usize, DeckCard)]; 3] = [&[(0, DeckCard::Event(M2))], &[(0, DeckCard::Event(F5))], &[]];
+    let mut game = game_with(EventVariant::Random, in_decks, [&[], &[], &[]]);
+    play(&mut game, Fugitive, place(3, &[1]));
+    play(&mut game, Fugitive, Action::EndTurn);
+    play(&mut game, Marshal, draw(1));
+    play(&mut game, Marshal, choose(Choice::Hideout { position: 1 }));
+    // R12: a shown sprint card is face up, so it cannot be guessed.
+    draw_all(&mut game, Marshal, 3);
+    assert_eq!(refused(&mut game, Marshal, guess(&[1])), ActionError::GuessFaceUp(card(1)));
+    play(&mut game, Marshal, guess(&[41]));
+    play(&mut game, Fugitive, draw(2));
+    play(&mut game, Fugitive, choose(Choice::Sprint { card: card(15), position: 1 }));
+    for viewer in [Viewer::Marshal, Viewer::Spectator] {
+        let seen = game.view(viewer).trail[1];
+        assert_eq!((seen.sprint_count, seen.sprints), (2, Some(cards(&[1]))), "{viewer:?}");
+    }
+    assert_eq!(game.view(Viewer::Fugitive).trail[1].sprints, Some(cards(&[1, 15])));
+}
+
+#[test]
 fn m3_stakeout_counts_the_face_down_hideouts_in_a_range() {
     let mut game = deck_1_tops(&[M3]);
     open(&mut game, &[3, 6]);
@@ -397,7 +466,7 @@ fn n3_hot_tip_is_informant_for_the_marshal_and_smoke_screen_for_the_fugitive() {
     to_fugitive_draw(&mut game, 2);
     assert_eq!(pending(&game), Some((Fugitive, N3, Decision::SmokeScreen)));
     let events = play(&mut game, Fugitive, choose(Choice::Decline));
-    assert_eq!(events[0], Event::Declined { role: Fugitive, card: N3 });
+    assert_eq!(events[0], Event::Declined { role: Fugitive, card: Some(N3) });
 }
 
 #[test]

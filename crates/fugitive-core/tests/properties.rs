@@ -209,7 +209,7 @@ fn assert_views_show_what_they_may(game: &Game) {
             assert_eq!(seen.face_up, hideout.face_up);
             assert_eq!(seen.sprint_count, hideout.sprints.len(), "R10: the count is public");
             assert_eq!(seen.card, (hideout.face_up || fugitive).then_some(hideout.card), "R19–R21");
-            let shown = Some(hideout.shown).filter(|s| !s.is_empty()); // M2 Informant
+            let shown = hideout.shown; // M2 Informant
             let sprints = if revealed || fugitive { Some(hideout.sprints) } else { shown };
             assert_eq!(seen.sprints, sprints, "R11, R19–R21");
         }

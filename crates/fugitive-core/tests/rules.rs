@@ -11,8 +11,9 @@ use common::{
     guess, hidden, lowest_deck, marshal_turn, place, play, refused,
 };
 use fugitive_core::{
-    Action, ActionError, Card, Cards, Deal, DealError, Deck, Event, Game, HandView, Hideout, OpeningHideouts,
-    Outcome, Phase, Reason, Role, RuleOptions, Seed, Setup, TrailCard, View, Viewer,
+    Action, ActionError, Card, Cards, Choice, Deal, DealError, Decision, Deck, Event, Game, HandView,
+    Hideout, OpeningHideouts, Outcome, Phase, Reason, Role, RuleOptions, Seed, Setup, TrailCard, View,
+    Viewer,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -116,7 +117,7 @@ fn r2_decks_hold_their_own_cards_and_card_0_starts_the_trail() {
             everywhere = everywhere.union(in_deck);
         }
         assert_eq!(Deck::ALL.map(|d| game.deck(d).len()), [8, 12, 13]);
-        let start = Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true, shown: Cards::EMPTY };
+        let start = Hideout { card: Card::START, sprints: Cards::EMPTY, face_up: true, shown: None };
         assert_eq!(game.trail().positions(), [start]);
         assert_eq!(everywhere.with(Card::START), Cards::range(0, 42), "every card somewhere");
     }
@@ -572,7 +573,7 @@ fn r11_42_lies_face_up_and_its_sprint_cards_stay_hidden_until_the_end() {
         sprints,
     };
     assert_eq!(events[0], placed(Some(cards(&[26]))));
-    let escape = Hideout { card: Card::ESCAPE, sprints: cards(&[26]), face_up: true, shown: Cards::EMPTY };
+    let escape = Hideout { card: Card::ESCAPE, sprints: cards(&[26]), face_up: true, shown: None };
     assert_eq!(game.trail().positions()[11], escape);
 
     let shown = |sprints| TrailCard { card: Some(Card::ESCAPE), face_up: true, sprint_count: 1, sprints };
@@ -603,21 +604,43 @@ fn r11a_pass_is_refused_on_the_first_turn_and_legal_later() {
 }
 
 #[test]
-fn r11a_pass_bonus_draw_takes_the_lowest_non_empty_deck() {
+fn r11a_pass_bonus_draw_is_his_choice_from_the_lowest_non_empty_deck() {
     let rules = RuleOptions { pass_bonus_draw: true, ..RuleOptions::default() };
     let mut game = game_with(rules, deal(&HAND));
     play(&mut game, Fugitive, place(3, &[]));
     play(&mut game, Fugitive, Action::EndTurn);
     let bonus = |n, c| Event::Drew { role: Fugitive, deck: deck(n), card: Some(card(c)) };
-    // Deck 1 is 7–14. The Marshal takes 7, 8; he draws from deck 3, yet the bonus is 9.
+    let take = |n| Action::Choose { choice: Choice::Deck { deck: deck(n) } };
+    let offered = |n| vec![Choice::Deck { deck: deck(n) }, Choice::Decline];
+    let pending = Phase::Pending { role: Fugitive, card: None, decision: Decision::PassBonus };
+    // Deck 1 is 7–14. The Marshal takes 7, 8; he draws from deck 3, passes, and may draw 9.
     marshal_turn(&mut game, &[41]);
-    assert_eq!(fugitive_turn(&mut game, 3, Action::Pass), [Event::Passed, bonus(1, 9)]);
+    assert_eq!(fugitive_turn(&mut game, 3, Action::Pass), [Event::Passed]);
+    assert_eq!(game.phase(), pending);
+    let json = serde_json::to_string(&game.view(Viewer::Spectator).phase).unwrap();
+    assert_eq!(json, r#"{"phase":"pending","role":"fugitive","card":null,"decision":{"kind":"pass_bonus"}}"#);
+    assert_eq!(game.legal_actions(Fugitive).choices, offered(1));
+    assert_eq!(game.view(Viewer::Fugitive).legal_actions().choices, offered(1));
+    assert_eq!(refused(&mut game, Fugitive, take(2)).code(), "bad_choice");
+    assert!(matches!(refused(&mut game, Marshal, draw(1)), ActionError::NotYourTurn { .. }));
+    assert_eq!(play(&mut game, Fugitive, take(1)), [bonus(1, 9)]);
+    assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
     marshal_turn(&mut game, &[41]); // 10
-    assert_eq!(fugitive_turn(&mut game, 1, Action::Pass), [Event::Passed, bonus(1, 12)]);
-    marshal_turn(&mut game, &[41]); // 13
-    // He draws 14, the last of deck 1: the bonus comes from deck 2, whose top is 17.
-    assert_eq!(fugitive_turn(&mut game, 1, Action::Pass), [Event::Passed, bonus(2, 17)]);
+    // He may decline: nothing is drawn, and it is the Marshal's turn.
+    fugitive_turn(&mut game, 1, Action::Pass); // 11
+    let (hand, decline) = (game.hand(Fugitive), Action::Choose { choice: Choice::Decline });
+    assert_eq!(play(&mut game, Fugitive, decline), [Event::Declined { role: Fugitive, card: None }]);
+    assert_eq!((game.hand(Fugitive), game.deck(Deck::One).len()), (hand, 3));
+    assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
+    marshal_turn(&mut game, &[41]); // 12
+    fugitive_turn(&mut game, 1, Action::Pass); // 13
+    assert_eq!(play(&mut game, Fugitive, take(1)), [bonus(1, 14)]);
     assert_eq!(game.deck(Deck::One), []);
+    marshal_turn(&mut game, &[41]); // 17
+    // Deck 1 is empty: the bonus comes from deck 2.
+    fugitive_turn(&mut game, 2, Action::Pass); // 18
+    assert_eq!(game.legal_actions(Fugitive).choices, offered(2));
+    assert_eq!(play(&mut game, Fugitive, take(2)), [bonus(2, 19)]);
     let seen = game.view(Viewer::Marshal).history.last().copied();
     assert_eq!(seen, Some(Event::Drew { role: Fugitive, deck: Deck::Two, card: None }), "R8a");
 }
@@ -668,6 +691,37 @@ fn r12_a_face_up_number_is_refused_without_ending_the_turn() {
     }
     play(&mut game, Marshal, guess(&[6]));
     assert_eq!(hidden(&game), [9]);
+}
+
+#[test]
+fn r12_a_face_up_sprint_card_is_refused_like_a_face_up_hideout() {
+    let mut game = three_hideouts();
+    marshal_turn(&mut game, &[3]); // 3 turns face up with its sprint card 1.
+    fugitive_turn(&mut game, 3, Action::Pass);
+    play(&mut game, Marshal, draw(3));
+    for numbers in [&[1][..], &[1, 6]] {
+        let err = refused(&mut game, Marshal, guess(numbers));
+        assert_eq!(err, ActionError::GuessFaceUp(card(1)));
+        assert_eq!(err.to_string(), "1 is already face up on the trail (R12)");
+        assert_eq!(game.phase(), Phase::Guess);
+    }
+    let open = |legal: fugitive_core::LegalActions| legal.guess.expect("she guesses").numbers;
+    assert!(!open(game.legal_actions(Marshal)).contains(card(1)));
+    assert_eq!(open(game.view(Viewer::Marshal).legal_actions()), open(game.legal_actions(Marshal)));
+    play(&mut game, Marshal, guess(&[6]));
+    assert_eq!(hidden(&game), [9]);
+}
+
+#[test]
+fn r12_in_the_manhunt_a_face_up_sprint_card_is_refused_not_a_miss() {
+    let mut game = manhunt();
+    // 30 lies over 1, 2, 20, 22, 24; 26 lies under 42, face down until the end (R11).
+    play(&mut game, Marshal, guess(&[30]));
+    for n in [1, 20, 24] {
+        assert_eq!(refused(&mut game, Marshal, guess(&[n])), ActionError::GuessFaceUp(card(n)));
+        assert_eq!(game.phase(), Phase::Manhunt);
+    }
+    assert!(game.is_legal(Marshal, &guess(&[26])));
 }
 
 #[test]

@@ -36,7 +36,7 @@ use tokio::task::JoinSet;
 
 use crate::client::Player;
 use crate::report::{Figures, Latency, MemoryDelta};
-use crate::server::{Caps, Server};
+use crate::server::{Caps, Memory, Server};
 
 /// Measures fugitive-server: memory per idle socket and per active room, action → view latency.
 #[derive(Clone, Debug, Parser)]
@@ -140,16 +140,7 @@ async fn idle_sockets(args: &Args, http: &reqwest::Client) -> anyhow::Result<Mem
         join_all((0..count).map(|i| Player::join(addr, &rooms[i % room_count], None)), args.concurrency)
             .await?;
     hold_all(spectators, &held, &mut holders);
-    tokio::time::sleep(args.settle).await;
-    let after = server.memory()?;
-    let open = server.sockets_open(http).await?;
-    let _ = stop.send(true);
-    let still_open = holders.join_all().await.into_iter().filter(|open| *open).count();
-    server.stop().await;
-    let expected = count + room_count;
-    if open != expected as u64 || still_open != expected {
-        bail!("expected {expected} open sockets; the server counted {open}, the client kept {still_open}");
-    }
+    let after = settle_and_stop(args, http, server, (stop, holders), count + room_count).await?;
     Ok(MemoryDelta { before, after, count })
 }
 
@@ -178,16 +169,7 @@ async fn active_rooms(args: &Args, http: &reqwest::Client) -> anyhow::Result<Mem
     let before = server.memory()?;
     let tables = join_all((WARM_UP_ROOMS..WARM_UP_ROOMS + count).map(open_table), args.concurrency).await?;
     hold_all(tables.into_iter().flatten().collect(), &held, &mut holders);
-    tokio::time::sleep(args.settle).await;
-    let after = server.memory()?;
-    let open = server.sockets_open(http).await?;
-    let _ = stop.send(true);
-    let still_open = holders.join_all().await.into_iter().filter(|open| *open).count();
-    server.stop().await;
-    let expected = 2 * (count + WARM_UP_ROOMS);
-    if open != expected as u64 || still_open != expected {
-        bail!("expected {expected} open sockets; the server counted {open}, the client kept {still_open}");
-    }
+    let after = settle_and_stop(args, http, server, (stop, holders), 2 * (count + WARM_UP_ROOMS)).await?;
     Ok(MemoryDelta { before, after, count })
 }
 
@@ -228,6 +210,28 @@ async fn join_all<T>(
 }
 
 /// Spawns a task per player that keeps its socket open until `held` turns true.
+/// Lets the held sockets settle and reads the server's memory; then lets them go and stops the
+/// server. Every one of the `expected` sockets must have stayed open, as the server counts them
+/// and as the client kept them.
+async fn settle_and_stop(
+    args: &Args,
+    http: &reqwest::Client,
+    server: Server,
+    (stop, holders): (watch::Sender<bool>, JoinSet<bool>),
+    expected: usize,
+) -> anyhow::Result<Memory> {
+    tokio::time::sleep(args.settle).await;
+    let after = server.memory()?;
+    let open = server.sockets_open(http).await?;
+    let _ = stop.send(true);
+    let still_open = holders.join_all().await.into_iter().filter(|open| *open).count();
+    server.stop().await;
+    if open != expected as u64 || still_open != expected {
+        bail!("expected {expected} open sockets; the server counted {open}, the client kept {still_open}");
+    }
+    Ok(after)
+}
+
 fn hold_all(players: Vec<Player>, held: &watch::Receiver<bool>, holders: &mut JoinSet<bool>) {
     for player in players {
         holders.spawn(player.hold(held.clone()));

@@ -9,6 +9,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use crate::protocol::{Notepad, NotepadCandidate, NotepadPosition};
+
 /// A room's computer options, stored with the room.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -22,9 +24,24 @@ pub struct Computer {
 /// The Marshal's notepad, solved, for her state message: only in rooms with the option and
 /// while the game runs. With events it stays sound and names the events it leaves out
 /// (`ignored_events`).
-pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Deduction> {
+pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Notepad> {
     let wanted = computer.notepad_assist && viewer == Viewer::Marshal && !game.is_over();
-    wanted.then(|| Deduction::of(&MarshalView::of(game)))
+    wanted.then(|| {
+        let deduction = Deduction::of(&MarshalView::of(game));
+        let positions = deduction.positions().iter().map(|p| NotepadPosition {
+            position: p.position,
+            candidates: p
+                .candidates
+                .iter()
+                .map(|c| NotepadCandidate { number: c.number, trails: c.trails })
+                .collect(),
+        });
+        Notepad {
+            trails: deduction.trails(),
+            positions: positions.collect(),
+            ignored_events: deduction.ignored_events().to_vec(),
+        }
+    })
 }
 
 /// The bot's action for `view`, its own role's view, or `None` when it has nothing to do.

@@ -5,8 +5,7 @@
 //! code, and the caller sends it; nothing else happens.
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_ai::Deduction;
-use fugitive_core::{Action, ByRole, LegalActions, Role, View};
+use fugitive_core::{Action, ByRole, Card, EventCard, LegalActions, Role, View};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
@@ -177,6 +176,37 @@ pub struct ClockStatus {
     pub remaining_ms: u64,
 }
 
+/// The Marshal's notepad, solved (room option `notepad_assist`): the wire form of what the
+/// deduction found, so the protocol keeps its shape whatever the deduction's own type becomes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Notepad {
+    /// How many complete trails fit everything she has seen.
+    pub trails: u64,
+    /// Each face-down position with the numbers it can still be.
+    pub positions: Vec<NotepadPosition>,
+    /// The drawn event cards whose information the notepad leaves out; left out when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored_events: Vec<EventCard>,
+}
+
+/// What one face-down position can still be.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NotepadPosition {
+    /// Trail position, 1 for the first hideout.
+    pub position: usize,
+    /// The numbers it can be, ascending.
+    pub candidates: Vec<NotepadCandidate>,
+}
+
+/// One number a face-down position can be, and in how many of the trails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct NotepadCandidate {
+    /// The number.
+    pub number: Card,
+    /// How many of the fitting trails put it here.
+    pub trails: u64,
+}
+
 /// A server message.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -204,7 +234,7 @@ pub enum ServerMessage<'a> {
         room: &'a RoomStatus,
         /// The Marshal's notepad, solved (room option `notepad_assist`): her state only.
         #[serde(skip_serializing_if = "Option::is_none")]
-        notepad: Option<&'a Deduction>,
+        notepad: Option<&'a Notepad>,
     },
     /// The answer to one client message.
     Reply(&'a Reply),

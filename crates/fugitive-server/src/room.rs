@@ -6,6 +6,7 @@
 //! whatever a client has seen survives a crash.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -178,11 +179,11 @@ impl Room {
             let idle = self.sockets.is_empty() && deadline.is_none();
             tokio::select! {
                 command = rx.recv() => match command {
-                    Some(Command::Expire) => {
-                        self.kick_all(Kick { code: 4004, reason: "the room has expired" });
-                        break;
+                    Some(command) => {
+                        if self.handle(command).await.is_break() {
+                            break;
+                        }
                     }
-                    Some(command) => self.handle(command).await,
                     None => break,
                 },
                 () = sleep_until(deadline), if deadline.is_some() => self.time_out().await,
@@ -197,7 +198,8 @@ impl Room {
         }
     }
 
-    async fn handle(&mut self, command: Command) {
+    /// Carries out one command; `Break` when the actor must stop (the room expired).
+    async fn handle(&mut self, command: Command) -> ControlFlow<()> {
         match command {
             Command::Join { token, queue, kick, reply } => {
                 // A socket that went away while joining never learns its id: it cannot leave.
@@ -231,8 +233,12 @@ impl Room {
                     turn_clock_secs: self.turn_clock_secs,
                 });
             }
-            Command::Expire => unreachable!("handled by the loop"),
+            Command::Expire => {
+                self.kick_all(Kick { code: 4004, reason: "the room has expired" });
+                return ControlFlow::Break(());
+            }
         }
+        ControlFlow::Continue(())
     }
 
     /// After a failed write, reads the room back from the database (which may hold the write

@@ -3,11 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::card::{Card, Cards};
+use crate::card::Card;
 use crate::deck::Deck;
-use crate::game::{Game, Phase};
-use crate::role::Role;
-use crate::view::View;
 
 /// What an event waits for. Public: every view shows it in its [`Phase`](crate::Phase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -36,6 +33,10 @@ pub enum Decision {
     /// N6: the drawer may put a card of their hand at the bottom of its deck ([`Choice::Card`]
     /// or [`Choice::Decline`]).
     ChangeOfPlans,
+    /// R11a: after a pass, with `pass_bonus_draw`, the Fugitive may draw a bonus card from the
+    /// lowest-numbered non-empty deck ([`Choice::Deck`] or [`Choice::Decline`]). No event card
+    /// asks this one: the phase's `card` is `None`.
+    PassBonus,
 }
 
 /// An answer to a [`Decision`], sent as `{"type":"choose","choice":{"kind":…}}`.
@@ -69,7 +70,7 @@ pub enum Choice {
         /// The number.
         number: Card,
     },
-    /// A deck.
+    /// A deck (N5), or the pass bonus's deck (R11a).
     Deck {
         /// The deck.
         deck: Deck,
@@ -79,7 +80,7 @@ pub enum Choice {
         /// Whether to move it.
         bottom: bool,
     },
-    /// Use the option not to act (F5, N6).
+    /// Use the option not to act (F5, N6, the pass bonus of R11a).
     Decline,
 }
 
@@ -99,70 +100,9 @@ impl Decision {
             Decision::ChangeOfPlans => {
                 "put a card of your hand from decks 1–3 at the bottom of its deck, or decline (N6)"
             }
-        }
-    }
-}
-
-impl Decision {
-    /// Every legal answer to this decision (E3), from what the chooser knows: their `hand`, the
-    /// positions of the face-down hideouts, the numbers face up on the trail and the decks that
-    /// are not empty. Empty when there is no answer at all; the event then has no effect and is
-    /// never asked.
-    pub fn choices(self, hand: Cards, hidden: &[usize], face_up: Cards, decks: &[Deck]) -> Vec<Choice> {
-        let from_decks = |hand: Cards| hand.iter().filter(|&c| Deck::of(c).is_some());
-        let or_decline = |mut choices: Vec<Choice>| {
-            if !choices.is_empty() {
-                choices.push(Choice::Decline);
-            }
-            choices
-        };
-        match self {
-            Decision::BadIntel => from_decks(hand).map(|card| Choice::Card { card }).collect(),
-            Decision::SmokeScreen => or_decline(
-                hand.without(Card::ESCAPE)
-                    .iter()
-                    .flat_map(|card| hidden.iter().map(move |&position| Choice::Sprint { card, position }))
-                    .collect(),
-            ),
-            Decision::Informant => hidden.iter().map(|&position| Choice::Hideout { position }).collect(),
-            Decision::Stakeout => Deck::ALL.map(|deck| Choice::Range { deck }).to_vec(),
-            Decision::Dragnet => Cards::range(1, 41)
-                .difference(face_up)
-                .iter()
-                .map(|number| Choice::Number { number })
-                .collect(),
-            Decision::TownGossip => decks.iter().map(|&deck| Choice::Deck { deck }).collect(),
-            Decision::TownGossipMove { .. } => {
-                vec![Choice::Move { bottom: false }, Choice::Move { bottom: true }]
-            }
-            Decision::ChangeOfPlans => {
-                or_decline(from_decks(hand).map(|card| Choice::Card { card }).collect())
+            Decision::PassBonus => {
+                "draw the bonus card from the lowest-numbered non-empty deck, or decline (R11a)"
             }
         }
-    }
-}
-
-impl Game {
-    /// Every legal answer to `decision` by `role` now ([`Decision::choices`]).
-    pub(crate) fn choices(&self, role: Role, decision: Decision) -> Vec<Choice> {
-        let hidden: Vec<usize> = self.trail.hidden().map(|(position, _)| position).collect();
-        let face_up: Cards = self.trail.positions().iter().filter(|h| h.face_up).map(|h| h.card).collect();
-        let decks: Vec<Deck> = Deck::ALL.into_iter().filter(|&d| !self.deck(d).is_empty()).collect();
-        decision.choices(self.hands[role], &hidden, face_up, &decks)
-    }
-}
-
-impl View {
-    /// The legal answers to the pending decision, if it waits for this view's player: what
-    /// [`Game::legal_actions`] lists, from the view alone (for computer players).
-    pub fn choices(&self) -> Vec<Choice> {
-        let Phase::Pending { role, decision, .. } = self.phase else { return Vec::new() };
-        if !self.viewer.is(role) || self.outcome.is_some() {
-            return Vec::new();
-        }
-        let hidden: Vec<usize> = (0..self.trail.len()).filter(|&i| !self.trail[i].face_up).collect();
-        let face_up: Cards = self.trail.iter().filter(|t| t.face_up).filter_map(|t| t.card).collect();
-        let decks: Vec<Deck> = self.decks.iter().filter(|d| d.size > 0).map(|d| d.deck).collect();
-        decision.choices(self.hands[role].cards.unwrap_or_default(), &hidden, face_up, &decks)
     }
 }

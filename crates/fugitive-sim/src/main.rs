@@ -1,7 +1,9 @@
 //! Bot-vs-bot matches: win rates with 95% confidence intervals, and the average game length.
+//! A crate of its own, so that the library `fugitive-ai` (and the server that links it) needs
+//! no command-line or progress-bar crates.
 //!
 //! ```sh
-//! cargo run --release -p fugitive-ai --bin fugitive-sim -- --games 2000 --fugitive hard --marshal random --seed 1
+//! cargo run --release -p fugitive-sim -- --games 2000 --fugitive hard --marshal random --seed 1
 //! ```
 
 use std::sync::Mutex;

@@ -4,9 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::{Card, Cards};
 use crate::deck::Deck;
-use crate::event_card::{EventCard, Icon, TrailEffect};
-use crate::event_deal::DeckCard;
-use crate::game::Outcome;
+use crate::events::{DeckCard, EventCard, Icon, TrailEffect};
+use crate::phase::Outcome;
 use crate::role::{Role, Viewer};
 
 /// One entry of the history. [`Game::apply`](crate::Game::apply) returns them with every field
@@ -178,12 +177,12 @@ pub enum Event {
         /// Whether it moved.
         moved: bool,
     },
-    /// `role` chose not to act on `card` (F5, N6).
+    /// `role` chose not to act on `card` (F5, N6), or not to draw the pass bonus (R11a).
     Declined {
         /// Who declined.
         role: Role,
-        /// The card.
-        card: EventCard,
+        /// The card; `None` for the pass bonus.
+        card: Option<EventCard>,
     },
 }
 

@@ -9,9 +9,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 
+use super::card::{EventCard, Icon};
 use crate::card::Card;
 use crate::deck::{Deal, DealError, Deck, Seed};
-use crate::event_card::{EventCard, Icon};
 use crate::rules::EventVariant;
 
 /// A card of a draw deck: a hideout card, an event card, or a Catchup placeholder. Serialized
