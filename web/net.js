@@ -15,6 +15,8 @@ export class Connection {
   constructor(room, token, handlers) {
     this.room = room;
     this.token = token;
+    /// The player's display name, sent with `hello` (a spectator's is not sent).
+    this.name = null;
     this.handlers = handlers;
     this.lastSeq = 0;
     this.pending = new Map(); // seq → { message, resolve }
@@ -59,7 +61,9 @@ export class Connection {
   }
 
   hello() {
-    this.socket.send(JSON.stringify({ v: 1, seq: this.nextSeq(), type: 'hello', token: this.token ?? null }));
+    const message = { v: 1, seq: this.nextSeq(), type: 'hello', token: this.token ?? null };
+    if (this.token && this.name) message.name = this.name;
+    this.socket.send(JSON.stringify(message));
   }
 
   receive(data) {
@@ -98,6 +102,10 @@ export class Connection {
           if (msg.error?.code === 'bad_token' && this.token) {
             this.token = null;
             this.hello();
+          } else if (msg.error?.code === 'bad_name' && this.name) {
+            // A stored name the server refuses: join without it.
+            this.name = null;
+            this.hello();
           }
         }
         break;
@@ -129,6 +137,12 @@ export class Connection {
 
   rematch() {
     return this.request({ type: 'rematch' });
+  }
+
+  /// The player's new display name (`''` clears it).
+  rename(name) {
+    this.name = name || null;
+    return this.request({ type: 'name', name });
   }
 
   dropped(socket, code) {

@@ -22,6 +22,9 @@ import { renderEventsPanel, renderPending } from './events.js';
 
 export const seatKey = (room) => `fugitive:seat:${room}`;
 export const shareKey = (room) => `fugitive:share:${room}`;
+/// The player's display name, one for this browser, sent with every `hello`.
+export const NAME_KEY = 'fugitive:name';
+export const MAX_NAME = 24;
 
 function stored(key) {
   try {
@@ -150,6 +153,7 @@ class RoomPage {
     this.notice = null;
     this.ownInvite = null; // the invitation for the opponent, opened by the player who holds a seat
     this.confirmResign = false;
+    this.nameDraft = null; // the name field's text while the player types
     this.inspected = null; // the face-down position the Marshal's notebook shows
     this.arrivals = null; // trail positions new or turned with the last state: animated once
     onLanguageChange(() => this.render());
@@ -178,8 +182,45 @@ class RoomPage {
         this.render();
       },
     });
+    this.conn.name = stored(NAME_KEY);
     this.conn.open();
     this.render();
+  }
+
+  /// The player's name field: kept in this browser, sent to the room.
+  namePanel() {
+    if (this.msg.view.viewer === 'spectator') return null;
+    const save = (event) => {
+      event.preventDefault();
+      const name = event.target.querySelector('input').value.trim();
+      this.nameDraft = null;
+      if (name) store(NAME_KEY, name);
+      else forget(NAME_KEY);
+      this.send(this.conn.rename(name));
+    };
+    return h(
+      'form',
+      { class: 'name-form', 'data-testid': 'name-form', onsubmit: save },
+      h('label', { for: 'my-name' }, t('name.label')),
+      h('input', {
+        id: 'my-name',
+        'data-testid': 'name-input',
+        maxlength: MAX_NAME,
+        autocomplete: 'nickname',
+        // What the player is typing survives the re-render of a new state.
+        value: this.nameDraft ?? this.msg.room.names?.[this.msg.view.viewer] ?? stored(NAME_KEY) ?? '',
+        oninput: (event) => {
+          this.nameDraft = event.target.value;
+        },
+      }),
+      h('button', { type: 'submit', 'data-testid': 'name-save', disabled: this.busy }, t('name.save')),
+    );
+  }
+
+  /// How many people watch, for everyone at the table.
+  spectatorLine() {
+    const n = this.msg.room.spectators ?? 0;
+    return h('p', { class: 'spectators', 'data-testid': 'spectators', 'data-count': n }, t('room.spectators', { n }));
   }
 
   onState(msg) {
@@ -355,6 +396,7 @@ class RoomPage {
         'div',
         { class: 'play' },
         renderSeats(view, room, me === 'spectator' ? null : me, this.deadline),
+        this.spectatorLine(),
         h('p', { class: ['status', mover === me ? 'mine' : null], 'data-testid': 'status' }, status),
         this.lastMoveLine(recent),
         over ? this.gameOver() : null,
@@ -387,7 +429,7 @@ class RoomPage {
         view.phase.phase === 'draw' ? null : decks,
         renderEventsPanel(view),
       ),
-      h('aside', { class: 'side' }, renderHistory(view), this.resignPanel()),
+      h('aside', { class: 'side' }, renderHistory(view), this.namePanel(), this.resignPanel()),
     );
   }
 

@@ -353,6 +353,8 @@ export function renderSeats(view, room, me, deadline) {
         h('span', { class: 'presence', title: here ? t('seat.here') : t('seat.away'), 'aria-hidden': 'true' }),
         h('span', { class: 'seat-role' }, t(`role.${role}`)),
         me === role ? h('span', { class: 'you' }, t('seat.you')) : null,
+        // The player's own words: text only, never markup.
+        room?.names?.[role] ? h('span', { class: 'seat-name', 'data-testid': `name-${role}` }, room.names[role]) : null,
         h('span', { class: 'seat-hand', 'data-testid': `hand-size-${role}` }, t('seat.hand', { n: size })),
         here ? null : h('span', { class: 'visually-hidden' }, t('seat.away')),
         room?.clock?.role === role && !view.outcome

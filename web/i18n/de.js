@@ -64,6 +64,10 @@ export default {
   'share.go': 'Zum Spieltisch',
 
   'room.connecting': 'Verbindung zum Spieltisch…',
+  'room.spectators': { zero: 'Niemand schaut zu.', one: '1 Person schaut zu.', other: '{n} Personen schauen zu.' },
+  'name.label': 'Dein Name',
+  'name.save': 'Name speichern',
+  'error.bad_name': 'Ein Name hat höchstens 24 Zeichen und keine Zeilenumbrüche oder anderen Steuerzeichen.',
   'room.watching': 'Du schaust diesem Spiel zu und siehst nur, was öffentlich ist.',
   'room.inviteUsed': 'Diese Einladung wurde schon benutzt. Du schaust dem Spiel zu.',
   'ownInvite.title': 'Das ist die Einladung für deinen Gegner',

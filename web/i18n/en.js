@@ -64,6 +64,14 @@ export default {
   'share.go': 'Go to the table',
 
   'room.connecting': 'Connecting to the table…',
+  'room.spectators': {
+    zero: 'Nobody is watching.',
+    one: '1 spectator is watching.',
+    other: '{n} spectators are watching.',
+  },
+  'name.label': 'Your name',
+  'name.save': 'Save name',
+  'error.bad_name': 'A name has at most 24 characters and no line breaks or other control characters.',
   'room.watching': 'You are watching this game. You see only what is public.',
   'room.inviteUsed': 'This invitation has already been used. You are watching the game.',
   'ownInvite.title': 'This is the invitation for your opponent',

@@ -65,6 +65,14 @@ export default {
   'share.go': 'Aller à la table',
 
   'room.connecting': 'Connexion à la table…',
+  'room.spectators': {
+    zero: 'Personne ne regarde.',
+    one: '1 spectateur regarde.',
+    other: '{n} spectateurs regardent.',
+  },
+  'name.label': 'Ton nom',
+  'name.save': 'Enregistrer le nom',
+  'error.bad_name': 'Un nom a au plus 24 caractères, sans saut de ligne ni autre caractère de contrôle.',
   'room.watching': 'Tu regardes cette partie et ne vois que ce qui est public.',
   'room.inviteUsed': 'Cette invitation a déjà été utilisée. Tu regardes la partie.',
   'ownInvite.title': 'Ceci est l’invitation pour ton adversaire',

@@ -84,6 +84,8 @@ pub struct StoredRoom {
     pub seqs: Vec<(Seat, u64)>,
     /// The computer options.
     pub computer: Computer,
+    /// Names and the like (`table.rs`).
+    pub table: crate::table::Stored,
 }
 
 /// One game as stored.
@@ -178,6 +180,11 @@ impl Db {
             .await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
         Ok(Db { pool })
+    }
+
+    /// The pool, for the modules that keep their own tables (`table.rs`).
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
     }
 
     /// Closes the pool, waiting for running queries (SQLite checkpoints its WAL).
@@ -377,6 +384,7 @@ impl Db {
             game,
             seqs,
             computer: computer.map_or(Ok(Computer::default()), |c| from_json(&c))?,
+            table: crate::table::load(self, room).await?,
         }))
     }
 

@@ -15,6 +15,7 @@
 //! - `rooms.rs`: the registry of room actors: create, load from the database and rebuild by
 //!   replay, expire idle rooms.
 //! - `room.rs`: one actor per room, owning the `Game`, the seats and the sockets' queues.
+//! - `table.rs`: around the table (issue 13): the players' names.
 //! - `computer.rs`: play against the computer (`fugitive-ai`): a bot in the guest seat, the
 //!   Marshal's notepad assist.
 //! - `seat.rs`: seats, secret tokens (only their SHA-256 is stored), client `seq` memory.
@@ -35,6 +36,7 @@ pub mod rooms;
 pub mod seat;
 pub mod serve;
 pub mod socket;
+pub mod table;
 pub mod web;
 
 use std::future::Future;

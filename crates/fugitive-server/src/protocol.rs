@@ -35,6 +35,8 @@ pub mod code {
     pub const STALE_SEQ: &str = "stale_seq";
     /// The server could not store the action; nothing changed, retry later.
     pub const UNAVAILABLE: &str = "unavailable";
+    /// A name with more than 24 characters or a control character.
+    pub const BAD_NAME: &str = "bad_name";
 }
 
 /// A client's request, after the envelope was checked.
@@ -44,7 +46,12 @@ pub enum Request {
     Hello {
         /// The seat token, if any.
         token: Option<String>,
+        /// The player's display name, checked: `None` when the message has none (the seat keeps
+        /// the one it has), `Some(None)` for an empty one (clears it). Ignored for spectators.
+        name: Option<Option<String>>,
     },
+    /// A seated player's new display name (`None` clears it).
+    Name(Option<String>),
     /// A player's action.
     Action(Action),
     /// Offer (or accept) a rematch with roles swapped.
@@ -124,7 +131,14 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
         _ => return Err(malformed(Some(seq), "`type` must be a string".into())),
     };
     let request = match kind.as_str() {
-        "hello" => Request::Hello { token: token(&mut fields).map_err(|m| malformed(Some(seq), m))? },
+        "hello" => Request::Hello {
+            token: token(&mut fields).map_err(|m| malformed(Some(seq), m))?,
+            name: name(&mut fields, seq)?,
+        },
+        "name" => match name(&mut fields, seq)? {
+            Some(name) => Request::Name(name),
+            None => return Err(malformed(Some(seq), "`name` must be a string".into())),
+        },
         "action" => {
             let action = fields.remove("action").unwrap_or(Value::Null);
             match serde_json::from_value::<Action>(action) {
@@ -137,7 +151,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
         }
         "rematch" => Request::Rematch,
         other => {
-            let message = format!("unknown message type {other:?}: hello, action or rematch");
+            let message = format!("unknown message type {other:?}: hello, action, rematch or name");
             return Err(Reply::error(Some(seq), code::UNKNOWN_MESSAGE, message));
         }
     };
@@ -152,6 +166,17 @@ fn token(fields: &mut Map<String, Value>) -> Result<Option<String>, String> {
     }
 }
 
+/// The `name` field: absent or `null` is `None`; a string is checked (`bad_name`).
+fn name(fields: &mut Map<String, Value>, seq: u64) -> Result<Option<Option<String>>, Reply> {
+    match fields.remove("name") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(name)) => crate::table::check_name(&name)
+            .map(Some)
+            .map_err(|e| Reply::error(Some(seq), code::BAD_NAME, e.to_string())),
+        Some(_) => Err(Reply::error(Some(seq), code::MALFORMED, "`name` must be a string or null")),
+    }
+}
+
 /// Room facts that are not part of the game: in every `state`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RoomStatus {
@@ -163,6 +188,18 @@ pub struct RoomStatus {
     pub clock: Option<ClockStatus>,
     /// Which players have offered a rematch.
     pub rematch: ByRole<bool>,
+    /// Each role's player's display name, as typed (trusted for nothing).
+    pub names: ByRole<Option<String>>,
+    /// How many spectators' sockets are open.
+    pub spectators: u64,
+}
+
+impl RoomStatus {
+    /// Whether a socket joining or leaving changed what the others see: presence, the
+    /// spectator count, a name (a joining socket gets its own `state` in any case).
+    pub fn others_see_a_change(&self, before: &RoomStatus) -> bool {
+        self.presence != before.presence || self.spectators != before.spectators || self.names != before.names
+    }
 }
 
 /// The turn clock of the player to move.
@@ -264,9 +301,13 @@ mod tests {
     #[test]
     fn reads_every_client_message() {
         let hello = parse(r#"{"v":1,"seq":1,"type":"hello","token":"abc"}"#).unwrap();
-        assert_eq!(hello.request, Request::Hello { token: Some("abc".into()) });
+        assert_eq!(hello.request, Request::Hello { token: Some("abc".into()), name: None });
         let spectator = parse(r#"{"v":1,"seq":1,"type":"hello"}"#).unwrap();
-        assert_eq!(spectator.request, Request::Hello { token: None });
+        assert_eq!(spectator.request, Request::Hello { token: None, name: None });
+        let named = parse(r#"{"v":1,"seq":1,"type":"hello","token":"t","name":" Zoë "}"#).unwrap();
+        assert_eq!(named.request, Request::Hello { token: Some("t".into()), name: Some(Some("Zoë".into())) });
+        let rename = parse(r#"{"v":1,"seq":4,"type":"name","name":""}"#).unwrap();
+        assert_eq!(rename.request, Request::Name(None));
         let draw = parse(r#"{"v":1,"seq":2,"type":"action","action":{"type":"draw","deck":2}}"#).unwrap();
         assert_eq!(draw.seq, 2);
         assert!(matches!(draw.request, Request::Action(Action::Draw { .. })));
@@ -292,6 +333,11 @@ mod tests {
             code::MALFORMED
         );
         assert_eq!(parse(r#"{"v":1,"seq":9,"type":"dance"}"#).unwrap_err().seq, Some(9));
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"hello","name":7}"#), code::MALFORMED);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"name"}"#), code::MALFORMED);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"hello","name":"a\nb"}"#), code::BAD_NAME);
+        let long = format!(r#"{{"v":1,"seq":1,"type":"name","name":"{}"}}"#, "x".repeat(25));
+        assert_eq!(code_of(&long), code::BAD_NAME);
     }
 
     #[test]

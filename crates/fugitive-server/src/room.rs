@@ -22,6 +22,7 @@ use crate::db::{Db, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
 use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
+use crate::table;
 
 mod handle;
 
@@ -89,6 +90,8 @@ pub struct Room {
     empty_since: Instant,
     computer: Computer,
     thinking: Option<Thinking>,
+    /// Each seat's display name (`table.rs`), by seat index.
+    names: [Option<String>; 2],
 }
 
 impl Room {
@@ -145,6 +148,7 @@ impl Room {
             empty_since: Instant::now(),
             computer: stored.computer,
             thinking: None,
+            names: stored.table.names,
         })
     }
 
@@ -191,15 +195,29 @@ impl Room {
     /// Carries out one command; `Break` when the actor must stop (the room expired).
     async fn handle(&mut self, command: Command) -> ControlFlow<()> {
         match command {
-            Command::Join { token, queue, kick, reply } => {
+            Command::Join { token, name, queue, kick, reply } => {
+                let joined = self.join(token, name, queue, kick).await;
                 // A socket that went away while joining never learns its id: it cannot leave.
-                if let Err(Ok(socket)) = reply.send(self.join(token, queue, kick)) {
+                if let Err(Ok(socket)) = reply.send(joined) {
                     self.leave(socket);
                 }
             }
             Command::Leave { socket } => self.leave(socket),
             Command::Request { socket, seq, request, reply } => {
                 let answer = self.request(socket, seq, request).await;
+                let _ = reply.send(answer);
+            }
+            Command::Rename { socket, seq, name, reply } => {
+                let answer = match self.sockets.get(&socket).and_then(|s| s.seat) {
+                    Some(seat) => match self.rename(seat, name).await {
+                        Ok(()) => {
+                            self.broadcast();
+                            Reply::ok(seq)
+                        }
+                        Err(()) => unavailable(seq),
+                    },
+                    None => Reply::error(Some(seq), code::SPECTATOR, "a spectator has no name here"),
+                };
                 let _ = reply.send(answer);
             }
             Command::Claim { invite, reply } => {
@@ -235,9 +253,10 @@ impl Room {
         seat.map_or(Viewer::Spectator, |seat| Viewer::from(self.role_of(seat)))
     }
 
-    fn join(
+    async fn join(
         &mut self,
         token: Option<String>,
+        name: Option<Option<String>>,
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
     ) -> Result<u64, JoinError> {
@@ -256,7 +275,11 @@ impl Room {
         if seat.is_none() && spectators >= self.limits.max_sockets {
             return Err(JoinError::Full);
         }
-        let presence = self.status().presence;
+        let before = self.status();
+        if let (Some(seat), Some(name)) = (seat, name) {
+            // A name that cannot be stored is dropped: the player still joins.
+            let _ = self.rename(seat, name).await;
+        }
         let id = self.next_socket;
         self.next_socket += 1;
         let welcome = ServerMessage::Welcome {
@@ -266,7 +289,7 @@ impl Room {
         };
         let _ = queue.try_send(encode(&welcome));
         self.sockets.insert(id, Socket { seat, queue, kick: Some(kick) });
-        if self.status().presence == presence {
+        if !self.status().others_see_a_change(&before) {
             let frame = self.state_frame(self.viewer_of(seat), &self.status());
             let _ = self.sockets[&id].queue.try_send(frame);
         } else {
@@ -276,13 +299,26 @@ impl Room {
     }
 
     fn leave(&mut self, socket: u64) {
-        let presence = self.status().presence;
-        if self.sockets.remove(&socket).is_some() && self.status().presence != presence {
+        let before = self.status();
+        if self.sockets.remove(&socket).is_some() && self.status().others_see_a_change(&before) {
             self.broadcast();
         }
         if self.sockets.is_empty() {
             self.empty_since = Instant::now();
         }
+    }
+
+    /// Stores and sets a seat's name; `Err(())` when the database failed (nothing changed).
+    async fn rename(&mut self, seat: Seat, name: Option<String>) -> Result<(), ()> {
+        if self.names[seat.index()] == name {
+            return Ok(());
+        }
+        if let Err(error) = table::store_name(&self.db, self.id, seat, name.as_deref()).await {
+            tracing::error!(room = %self.id, %error, "could not store a name");
+            return Err(());
+        }
+        self.names[seat.index()] = name;
+        Ok(())
     }
 
     async fn request(&mut self, socket: u64, seq: u64, request: SeatRequest) -> Reply {
@@ -490,6 +526,8 @@ impl Room {
                 remaining_ms: clock.deadline.saturating_duration_since(Instant::now()).as_millis() as u64,
             }),
             rematch: ByRole::new_with(|role| self.rematch[seated(role).index()]),
+            names: ByRole::new_with(|role| self.names[seated(role).index()].clone()),
+            spectators: self.sockets.values().filter(|s| s.seat.is_none()).count() as u64,
         }
     }
 

@@ -231,3 +231,33 @@ async fn postgres_kill_9_loses_no_acknowledged_move() {
         kill_9_loses_no_acknowledged_move(db).await;
     }
 }
+
+/// What the players brought to the table survives a `kill -9`: their names.
+async fn the_table_survives_kill_9(db: TestDb) {
+    let server = ChildServer::spawn(&db).await;
+    let seats = common::create_room(server.addr, json!({ "role": "fugitive" })).await;
+    let mut fugitive = Client::connect(server.addr, &seats.room).await;
+    let reply =
+        fugitive.request(json!({ "type": "hello", "token": seats.fugitive_token, "name": "Ελένη" })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    server.kill_9().await;
+
+    let server = ChildServer::spawn(&db).await;
+    let spectator = Client::join(server.addr, &seats.room, None).await;
+    let room = &spectator.state.as_ref().unwrap()["room"];
+    assert_eq!(room["names"], json!({ "fugitive": "Ελένη", "marshal": null }));
+    server.kill_9().await;
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn sqlite_the_table_survives_kill_9() {
+    the_table_survives_kill_9(TestDb::sqlite()).await;
+}
+
+#[tokio::test]
+async fn postgres_the_table_survives_kill_9() {
+    if let Some(db) = TestDb::postgres("postgres_the_table_survives_kill_9").await {
+        the_table_survives_kill_9(db).await;
+    }
+}

@@ -77,6 +77,7 @@ pub enum SeatRequest {
 pub(super) enum Command {
     Join {
         token: Option<String>,
+        name: Option<Option<String>>,
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
         reply: oneshot::Sender<Result<u64, JoinError>>,
@@ -88,6 +89,12 @@ pub(super) enum Command {
         socket: u64,
         seq: u64,
         request: SeatRequest,
+        reply: oneshot::Sender<Reply>,
+    },
+    Rename {
+        socket: u64,
+        seq: u64,
+        name: Option<String>,
         reply: oneshot::Sender<Reply>,
     },
     Claim {
@@ -116,17 +123,27 @@ impl RoomHandle {
     }
 
     /// Joins a socket as the seat whose token this is, or as a spectator. On success the room
-    /// has queued `welcome` and the first `state`, and returns the socket's id.
+    /// has queued `welcome` and the first `state`, and returns the socket's id. A seated
+    /// socket's `name`, when given, becomes its seat's name.
     ///
     /// # Errors
     /// [`Gone`] when the actor has stopped.
     pub async fn join(
         &self,
         token: Option<String>,
+        name: Option<Option<String>>,
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
     ) -> Result<Result<u64, JoinError>, Gone> {
-        self.call(|reply| Command::Join { token, queue, kick, reply }).await
+        self.call(|reply| Command::Join { token, name, queue, kick, reply }).await
+    }
+
+    /// A seated socket's new display name; the reply to send back.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn rename(&self, socket: u64, seq: u64, name: Option<String>) -> Result<Reply, Gone> {
+        self.call(|reply| Command::Rename { socket, seq, name, reply }).await
     }
 
     /// Forgets a socket.

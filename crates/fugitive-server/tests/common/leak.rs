@@ -24,7 +24,7 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
     let mut checked = 0;
     for frame in frames.iter().filter(|f| f["type"] == "state" && f["game"] == number) {
         assert_eq!(keys(frame), set(&["v", "type", "version", "game", "view", "legal", "room"]), "{frame}");
-        assert_eq!(keys(&frame["room"]), set(&["seats", "presence", "clock", "rematch"]));
+        assert_eq!(keys(&frame["room"]), set(&["seats", "presence", "clock", "rematch", "names", "spectators"]));
         let view = &frame["view"];
         assert_eq!(view["viewer"], viewer);
         if !view["outcome"].is_null() {

@@ -1,0 +1,68 @@
+// Issue 13, around the table: names and the spectator count, with two players and a spectator
+// in three languages.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openTable, closeTable, newPlayer, createRoom, shot, checkAxe } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => ({ server, browser } = await openTable()));
+after(() => closeTable({ server, browser }));
+
+const nameOf = (page, role) => page.getByTestId(`name-${role}`).textContent();
+
+async function setName(page, name) {
+  await page.getByTestId('name-input').fill(name);
+  await page.getByTestId('name-save').click();
+}
+
+test('names are shown to everyone, as text, and the spectators are counted', async () => {
+  const alice = await newPlayer(browser, { locale: 'en-US' });
+  const { invite, spectate } = await createRoom(alice, server.url, 'fugitive');
+  const bob = await newPlayer(browser, { locale: 'fr-FR' });
+  await bob.goto(invite);
+  await bob.getByTestId('room').waitFor();
+
+  await setName(alice, 'Ада <b>🦊</b>');
+  await setName(bob, '渡辺');
+  const carol = await newPlayer(browser, { locale: 'de-DE' });
+  await carol.goto(spectate);
+  await carol.getByTestId('room').waitFor();
+  await carol.getByTestId('name-marshal').waitFor();
+  // A name is the player's own words: shown as typed, never read as markup.
+  assert.equal(await nameOf(carol, 'fugitive'), 'Ада <b>🦊</b>');
+  assert.equal(await carol.locator('[data-testid=name-fugitive] b').count(), 0);
+  assert.equal(await nameOf(carol, 'marshal'), '渡辺');
+  assert.equal(await carol.getByTestId('name-form').count(), 0, 'a spectator has no name to set');
+
+  // Everyone sees the count, in their own language.
+  await alice.waitForFunction(() => document.querySelector('[data-testid=spectators]')?.dataset.count === '1');
+  assert.equal(await alice.getByTestId('spectators').textContent(), '1 spectator is watching.');
+  assert.equal(await bob.getByTestId('spectators').textContent(), '1 spectateur regarde.');
+  assert.equal(await carol.getByTestId('spectators').textContent(), '1 Person schaut zu.');
+  await shot(carol, 'around-names-spectator');
+  await checkAxe(carol, 'spectator with names');
+  await checkAxe(alice, 'player with the name field');
+
+  // A second spectator, then gone again.
+  const dan = await newPlayer(browser, { locale: 'de-DE' });
+  await dan.goto(spectate);
+  await bob.waitForFunction(() => document.querySelector('[data-testid=spectators]')?.dataset.count === '2');
+  assert.equal(await bob.getByTestId('spectators').textContent(), '2 spectateurs regardent.');
+  await dan.context().close();
+  await alice.waitForFunction(() => document.querySelector('[data-testid=spectators]')?.dataset.count === '1');
+
+  // The name stays with the browser and the seat: a reload and a server restart keep it.
+  await server.restart();
+  await bob.reload();
+  await bob.getByTestId('name-marshal').waitFor();
+  assert.equal(await bob.getByTestId('name-input').inputValue(), '渡辺');
+  await carol.getByTestId('name-fugitive').waitFor();
+  await carol.waitForFunction(() => document.querySelector('[data-testid=name-marshal]')?.textContent === '渡辺');
+  // Clearing a name removes it for everyone.
+  await setName(alice, '');
+  await carol.waitForFunction(() => !document.querySelector('[data-testid=name-fugitive]'));
+  for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
+});
