@@ -87,6 +87,9 @@ export class Connection {
         this.version = msg.version;
         this.handlers.state(msg);
         break;
+      case 'chat':
+        this.handlers.chat?.(msg);
+        break;
       case 'reply': {
         const entry = this.pending.get(msg.seq);
         if (entry && msg.error?.code === 'unavailable' && entry.tries < RETRIES) {
@@ -137,6 +140,16 @@ export class Connection {
 
   rematch() {
     return this.request({ type: 'rematch' });
+  }
+
+  /// A chat message: `{ text }` or `{ quick }`.
+  chat(body) {
+    return this.request({ type: 'chat', ...body });
+  }
+
+  /// Whether this player lets spectators read the chat.
+  chatSpectators(allow) {
+    return this.request({ type: 'chat_spectators', allow });
   }
 
   /// The player's new display name (`''` clears it).

@@ -1,6 +1,7 @@
 // One room's page: finds the seat (token from the link's fragment or localStorage), keeps the
 // connection, and renders the table for the Fugitive, the Marshal or a spectator.
 
+import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
 import { h, replace, announce } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
@@ -154,6 +155,7 @@ class RoomPage {
     this.ownInvite = null; // the invitation for the opponent, opened by the player who holds a seat
     this.confirmResign = false;
     this.nameDraft = null; // the name field's text while the player types
+    this.chat = { messages: [], muted: stored(muteKey(room)) === '1', draft: null };
     this.inspected = null; // the face-down position the Marshal's notebook shows
     this.arrivals = null; // trail positions new or turned with the last state: animated once
     onLanguageChange(() => this.render());
@@ -165,6 +167,7 @@ class RoomPage {
     this.conn = new Connection(this.room, token, {
       welcome: () => {},
       state: (msg) => this.onState(msg),
+      chat: (frame) => this.onChat(frame),
       status: (kind) => {
         this.status = kind;
         this.render();
@@ -215,6 +218,41 @@ class RoomPage {
       }),
       h('button', { type: 'submit', 'data-testid': 'name-save', disabled: this.busy }, t('name.save')),
     );
+  }
+
+  onChat(frame) {
+    const before = this.chat.messages;
+    this.chat.messages = mergeChat(before, frame);
+    const me = this.msg?.view.viewer;
+    if (!frame.full && !this.chat.muted) {
+      const theirs = frame.messages.filter((m) => m.from !== me);
+      if (theirs.length) announce(theirs.map((m) => `${t(`role.${m.from}`)}: ${chatText(m)}`).join(' '));
+    }
+    this.render();
+  }
+
+  chatPanel() {
+    const { view, room } = this.msg;
+    return renderChat(view, room, this.chat, {
+      send: async (text) => {
+        const reply = await this.send(this.conn.chat({ text }));
+        if (reply.ok) {
+          this.chat.draft = null;
+          this.render();
+        }
+      },
+      quick: (quick) => this.send(this.conn.chat({ quick })),
+      allow: (allow) => this.send(this.conn.chatSpectators(allow)),
+      mute: () => {
+        this.chat.muted = !this.chat.muted;
+        if (this.chat.muted) store(muteKey(this.room), '1');
+        else forget(muteKey(this.room));
+        this.render();
+      },
+      draft: (text) => {
+        this.chat.draft = text;
+      },
+    });
   }
 
   /// How many people watch, for everyone at the table.
@@ -429,7 +467,7 @@ class RoomPage {
         view.phase.phase === 'draw' ? null : decks,
         renderEventsPanel(view),
       ),
-      h('aside', { class: 'side' }, renderHistory(view), this.namePanel(), this.resignPanel()),
+      h('aside', { class: 'side' }, this.chatPanel(), renderHistory(view), this.namePanel(), this.resignPanel()),
     );
   }
 

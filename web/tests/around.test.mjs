@@ -66,3 +66,59 @@ test('names are shown to everyone, as text, and the spectators are counted', asy
   await carol.waitForFunction(() => !document.querySelector('[data-testid=name-fugitive]'));
   for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
 });
+
+const chatLines = (page) => page.locator('[data-testid=chat-log] .chat-text').allTextContents();
+
+test('the players chat, spectators read only when both allow it, and mute hides the other side', async () => {
+  const alice = await newPlayer(browser, { locale: 'en-US' });
+  const { invite, spectate } = await createRoom(alice, server.url, 'fugitive');
+  const bob = await newPlayer(browser, { locale: 'fr-FR' });
+  await bob.goto(invite);
+  await bob.getByTestId('room').waitFor();
+  const carol = await newPlayer(browser, { locale: 'de-DE' });
+  await carol.goto(spectate);
+  await carol.getByTestId('room').waitFor();
+
+  // A one-tap message reads in each reader's language.
+  await alice.getByTestId('chat-quick-good_luck').click();
+  await bob.getByTestId('chat-1').waitFor();
+  assert.deepEqual(await chatLines(bob), ['Bonne chance !']);
+  assert.deepEqual(await chatLines(alice), ['Good luck!']);
+  // Typed words are shown as text, never as markup.
+  await bob.getByTestId('chat-input').fill('Merci <img src=x onerror="window.hacked=1">');
+  await bob.getByTestId('chat-send').click();
+  await alice.getByTestId('chat-2').waitFor();
+  assert.deepEqual(await chatLines(alice), ['Good luck!', 'Merci <img src=x onerror="window.hacked=1">']);
+  assert.equal(await alice.locator('[data-testid=chat-log] img').count(), 0);
+  assert.equal(await bob.getByTestId('chat-input').inputValue(), '', 'the field is emptied once sent');
+
+  // The spectator reads nothing until both players allow it, and never writes.
+  assert.equal(await carol.getByTestId('chat-private').textContent(), 'Der Chat der Spieler ist privat.');
+  await alice.getByTestId('chat-public').check();
+  await carol.waitForFunction(() => document.querySelector('[data-testid=chat-private]'));
+  await bob.getByTestId('chat-public').check();
+  await carol.getByTestId('chat-2').waitFor();
+  assert.deepEqual(await chatLines(carol), ['Viel Glück!', 'Merci <img src=x onerror="window.hacked=1">']);
+  assert.equal(await carol.getByTestId('chat-input').count(), 0);
+  assert.equal(await carol.getByTestId('chat-quick-good_luck').count(), 0);
+  await shot(carol, 'around-chat-spectator');
+  await checkAxe(carol, 'spectator reading the chat');
+  await checkAxe(bob, 'player with the chat');
+
+  // Mute hides the other side's messages, and stays muted across a reload.
+  await alice.getByTestId('chat-mute').click();
+  await alice.getByTestId('chat-muted').waitFor();
+  assert.deepEqual(await chatLines(alice), ['Good luck!']);
+  await alice.reload();
+  await alice.getByTestId('chat-muted').waitFor();
+  await alice.getByTestId('chat-mute').click();
+  await alice.getByTestId('chat-2').waitFor();
+
+  // The chat is kept with the room: a server restart and a reload show it.
+  await server.restart();
+  await bob.reload();
+  await bob.getByTestId('chat-2').waitFor();
+  assert.deepEqual(await chatLines(bob), ['Bonne chance !', 'Merci <img src=x onerror="window.hacked=1">']);
+  assert.equal(await alice.evaluate(() => window.hacked), undefined);
+  for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
+});

@@ -450,7 +450,7 @@ impl Db {
         .await?;
         for id in &ids {
             let mut tx = self.pool.begin().await?;
-            for table in ["actions", "games", "seats"] {
+            for table in ["chat", "actions", "games", "seats"] {
                 tx.execute(sqlx::query(&format!("DELETE FROM {table} WHERE room_id = $1")).bind(id)).await?;
             }
             sqlx::query("DELETE FROM rooms WHERE id = $1").bind(id).execute(&mut *tx).await?;

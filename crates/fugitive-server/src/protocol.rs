@@ -10,6 +10,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use crate::table::{ChatBody, Quick, TableRequest};
+
 /// The protocol version, `"v"` in every message.
 pub const VERSION: u64 = 1;
 
@@ -37,6 +39,10 @@ pub mod code {
     pub const UNAVAILABLE: &str = "unavailable";
     /// A name with more than 24 characters or a control character.
     pub const BAD_NAME: &str = "bad_name";
+    /// A chat text that is empty, longer than 200 characters or has a control character.
+    pub const BAD_CHAT: &str = "bad_chat";
+    /// More chat messages than a seat may send (5 at once, then one every 5 s).
+    pub const CHAT_TOO_FAST: &str = "chat_too_fast";
 }
 
 /// A client's request, after the envelope was checked.
@@ -50,8 +56,8 @@ pub enum Request {
         /// the one it has), `Some(None)` for an empty one (clears it). Ignored for spectators.
         name: Option<Option<String>>,
     },
-    /// A seated player's new display name (`None` clears it).
-    Name(Option<String>),
+    /// A seated player's request about the table: a name, a chat message, the chat's readers.
+    Table(crate::table::TableRequest),
     /// A player's action.
     Action(Action),
     /// Offer (or accept) a rematch with roles swapped.
@@ -136,8 +142,13 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
             name: name(&mut fields, seq)?,
         },
         "name" => match name(&mut fields, seq)? {
-            Some(name) => Request::Name(name),
+            Some(name) => Request::Table(TableRequest::Name(name)),
             None => return Err(malformed(Some(seq), "`name` must be a string".into())),
+        },
+        "chat" => Request::Table(TableRequest::Chat(chat(&fields, seq)?)),
+        "chat_spectators" => match fields.get("allow") {
+            Some(Value::Bool(allow)) => Request::Table(TableRequest::ChatSpectators(*allow)),
+            _ => return Err(malformed(Some(seq), "`allow` must be true or false".into())),
         },
         "action" => {
             let action = fields.remove("action").unwrap_or(Value::Null);
@@ -151,7 +162,9 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
         }
         "rematch" => Request::Rematch,
         other => {
-            let message = format!("unknown message type {other:?}: hello, action, rematch or name");
+            let message = format!(
+                "unknown message type {other:?}: hello, action, rematch, name, chat or chat_spectators"
+            );
             return Err(Reply::error(Some(seq), code::UNKNOWN_MESSAGE, message));
         }
     };
@@ -177,6 +190,20 @@ fn name(fields: &mut Map<String, Value>, seq: u64) -> Result<Option<Option<Strin
     }
 }
 
+/// A `chat` message's body: `text` (checked, `bad_chat`) or `quick` (a one-tap message's id).
+fn chat(fields: &Map<String, Value>, seq: u64) -> Result<ChatBody, Reply> {
+    let malformed = |message: &str| Reply::error(Some(seq), code::MALFORMED, message);
+    match (fields.get("text"), fields.get("quick")) {
+        (Some(Value::String(text)), None) => crate::table::check_chat(text)
+            .map(ChatBody::Text)
+            .map_err(|e| Reply::error(Some(seq), code::BAD_CHAT, e.to_string())),
+        (None, Some(Value::String(id))) => Quick::from_id(id)
+            .map(ChatBody::Quick)
+            .ok_or_else(|| malformed("`quick` must be good_luck, well_played or thinking")),
+        _ => Err(malformed("a chat message has either a string `text` or a string `quick`")),
+    }
+}
+
 /// Room facts that are not part of the game: in every `state`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RoomStatus {
@@ -192,6 +219,8 @@ pub struct RoomStatus {
     pub names: ByRole<Option<String>>,
     /// How many spectators' sockets are open.
     pub spectators: u64,
+    /// Whether each role's player lets spectators read the chat (they do when both do).
+    pub chat_spectators: ByRole<bool>,
 }
 
 impl RoomStatus {
@@ -275,6 +304,13 @@ pub enum ServerMessage<'a> {
     },
     /// The answer to one client message.
     Reply(&'a Reply),
+    /// Chat messages: the newest ones (`full`, replacing what the client shows) or one new one.
+    Chat {
+        /// Whether this is the whole history the receiver may read (possibly empty).
+        full: bool,
+        /// The messages, oldest first.
+        messages: &'a [crate::table::ChatWire<'a>],
+    },
 }
 
 #[derive(Serialize)]
@@ -307,7 +343,13 @@ mod tests {
         let named = parse(r#"{"v":1,"seq":1,"type":"hello","token":"t","name":" Zoë "}"#).unwrap();
         assert_eq!(named.request, Request::Hello { token: Some("t".into()), name: Some(Some("Zoë".into())) });
         let rename = parse(r#"{"v":1,"seq":4,"type":"name","name":""}"#).unwrap();
-        assert_eq!(rename.request, Request::Name(None));
+        assert_eq!(rename.request, Request::Table(TableRequest::Name(None)));
+        let chat = parse(r#"{"v":1,"seq":5,"type":"chat","text":" gg "}"#).unwrap();
+        assert_eq!(chat.request, Request::Table(TableRequest::Chat(ChatBody::Text("gg".into()))));
+        let quick = parse(r#"{"v":1,"seq":6,"type":"chat","quick":"good_luck"}"#).unwrap();
+        assert_eq!(quick.request, Request::Table(TableRequest::Chat(ChatBody::Quick(Quick::GoodLuck))));
+        let allow = parse(r#"{"v":1,"seq":7,"type":"chat_spectators","allow":true}"#).unwrap();
+        assert_eq!(allow.request, Request::Table(TableRequest::ChatSpectators(true)));
         let draw = parse(r#"{"v":1,"seq":2,"type":"action","action":{"type":"draw","deck":2}}"#).unwrap();
         assert_eq!(draw.seq, 2);
         assert!(matches!(draw.request, Request::Action(Action::Draw { .. })));
@@ -338,6 +380,14 @@ mod tests {
         assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"hello","name":"a\nb"}"#), code::BAD_NAME);
         let long = format!(r#"{{"v":1,"seq":1,"type":"name","name":"{}"}}"#, "x".repeat(25));
         assert_eq!(code_of(&long), code::BAD_NAME);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"chat","text":"  "}"#), code::BAD_CHAT);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"chat","text":"a\u0007"}"#), code::BAD_CHAT);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"chat","quick":"I hold 17"}"#), code::MALFORMED);
+        assert_eq!(
+            code_of(r#"{"v":1,"seq":1,"type":"chat","text":"a","quick":"thinking"}"#),
+            code::MALFORMED
+        );
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"chat_spectators","allow":"yes"}"#), code::MALFORMED);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! The actor writes each accepted action to the database *before* any view of it is queued, so
 //! whatever a client has seen survives a crash.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -22,7 +22,7 @@ use crate::db::{Db, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
 use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
-use crate::table;
+use crate::table::{self, ChatBody, ChatBucket, ChatLine, ChatWire, TableRequest};
 
 mod handle;
 
@@ -92,6 +92,12 @@ pub struct Room {
     thinking: Option<Thinking>,
     /// Each seat's display name (`table.rs`), by seat index.
     names: [Option<String>; 2],
+    /// The newest chat messages, oldest first, and the number of the last one.
+    chat: VecDeque<ChatLine>,
+    chat_last: u64,
+    /// Whether each seat lets spectators read the chat, by seat index.
+    chat_public: [bool; 2],
+    chat_buckets: [ChatBucket; 2],
 }
 
 impl Room {
@@ -149,6 +155,10 @@ impl Room {
             computer: stored.computer,
             thinking: None,
             names: stored.table.names,
+            chat: stored.table.chat.into(),
+            chat_last: stored.table.chat_last,
+            chat_public: stored.table.chat_public,
+            chat_buckets: Default::default(),
         })
     }
 
@@ -207,16 +217,10 @@ impl Room {
                 let answer = self.request(socket, seq, request).await;
                 let _ = reply.send(answer);
             }
-            Command::Rename { socket, seq, name, reply } => {
+            Command::Table { socket, seq, request, reply } => {
                 let answer = match self.sockets.get(&socket).and_then(|s| s.seat) {
-                    Some(seat) => match self.rename(seat, name).await {
-                        Ok(()) => {
-                            self.broadcast();
-                            Reply::ok(seq)
-                        }
-                        Err(()) => unavailable(seq),
-                    },
-                    None => Reply::error(Some(seq), code::SPECTATOR, "a spectator has no name here"),
+                    Some(seat) => self.table_request(seat, seq, request).await,
+                    None => Reply::error(Some(seq), code::SPECTATOR, "a spectator can only watch and read"),
                 };
                 let _ = reply.send(answer);
             }
@@ -295,6 +299,10 @@ impl Room {
         } else {
             self.broadcast();
         }
+        if self.reads_chat(seat) && !self.chat.is_empty() {
+            let frame = self.chat_frame(true, self.chat.iter());
+            let _ = self.sockets[&id].queue.try_send(frame);
+        }
         Ok(id)
     }
 
@@ -319,6 +327,86 @@ impl Room {
         }
         self.names[seat.index()] = name;
         Ok(())
+    }
+
+    /// A seated player's request about the table: a name, a chat message, the chat's readers.
+    async fn table_request(&mut self, seat: Seat, seq: u64, request: TableRequest) -> Reply {
+        match request {
+            TableRequest::Name(name) => {
+                if self.rename(seat, name).await.is_err() {
+                    return unavailable(seq);
+                }
+                self.broadcast();
+            }
+            TableRequest::Chat(body) => {
+                if !self.chat_buckets[seat.index()].take() {
+                    let message = "too many chat messages: 5 at once, then one every 5 seconds";
+                    return Reply::error(Some(seq), code::CHAT_TOO_FAST, message);
+                }
+                let line = ChatLine { number: self.chat_last + 1, seat, body, at: now_ms() };
+                if let Err(error) = table::store_chat(&self.db, self.id, &line).await {
+                    tracing::error!(room = %self.id, %error, "could not store a chat message");
+                    return unavailable(seq);
+                }
+                self.chat_last = line.number;
+                let frame = self.chat_frame(false, std::iter::once(&line));
+                self.chat.push_back(line);
+                if self.chat.len() > table::CHAT_HISTORY {
+                    self.chat.pop_front();
+                }
+                for socket in self.sockets.values() {
+                    if self.reads_chat(socket.seat) {
+                        let _ = socket.queue.try_send(frame.clone());
+                    }
+                }
+            }
+            TableRequest::ChatSpectators(allow) => {
+                let before = self.reads_chat(None);
+                if let Err(error) = table::store_chat_public(&self.db, self.id, seat, allow).await {
+                    tracing::error!(room = %self.id, %error, "could not store a chat setting");
+                    return unavailable(seq);
+                }
+                self.chat_public[seat.index()] = allow;
+                self.broadcast();
+                if self.reads_chat(None) != before {
+                    // The spectators start (or stop) reading: the whole history, or nothing.
+                    let frame = if before {
+                        self.chat_frame(true, [].iter())
+                    } else {
+                        self.chat_frame(true, self.chat.iter())
+                    };
+                    for socket in self.sockets.values().filter(|s| s.seat.is_none()) {
+                        let _ = socket.queue.try_send(frame.clone());
+                    }
+                }
+            }
+        }
+        Reply::ok(seq)
+    }
+
+    /// Whether a socket in `seat` (`None`: a spectator) reads the chat: the players always,
+    /// spectators only while both players allow it.
+    fn reads_chat(&self, seat: Option<Seat>) -> bool {
+        seat.is_some() || self.chat_public == [true, true]
+    }
+
+    fn chat_frame<'a>(&self, full: bool, lines: impl Iterator<Item = &'a ChatLine>) -> Utf8Bytes {
+        let messages: Vec<ChatWire<'_>> = lines
+            .map(|line| ChatWire {
+                n: line.number,
+                from: self.role_of(line.seat),
+                text: match &line.body {
+                    ChatBody::Text(text) => Some(text),
+                    ChatBody::Quick(_) => None,
+                },
+                quick: match line.body {
+                    ChatBody::Quick(quick) => Some(quick),
+                    ChatBody::Text(_) => None,
+                },
+                at: line.at,
+            })
+            .collect();
+        encode(&ServerMessage::Chat { full, messages: &messages })
     }
 
     async fn request(&mut self, socket: u64, seq: u64, request: SeatRequest) -> Reply {
@@ -468,6 +556,17 @@ impl Room {
             self.version += 1;
             self.rematch = [false; 2];
             self.restart_clock(None);
+            self.broadcast();
+            // Each player's words are now under his new role.
+            if !self.chat.is_empty() {
+                let frame = self.chat_frame(true, self.chat.iter());
+                for socket in self.sockets.values() {
+                    if self.reads_chat(socket.seat) {
+                        let _ = socket.queue.try_send(frame.clone());
+                    }
+                }
+            }
+            return (Reply::ok(seq), Memo::Refused);
         }
         self.broadcast();
         (Reply::ok(seq), Memo::Refused)
@@ -528,6 +627,7 @@ impl Room {
             rematch: ByRole::new_with(|role| self.rematch[seated(role).index()]),
             names: ByRole::new_with(|role| self.names[seated(role).index()].clone()),
             spectators: self.sockets.values().filter(|s| s.seat.is_none()).count() as u64,
+            chat_spectators: ByRole::new_with(|role| self.chat_public[seated(role).index()]),
         }
     }
 

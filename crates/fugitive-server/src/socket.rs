@@ -246,8 +246,8 @@ impl Session {
             }
             (Some(socket), Request::Action(action)) => (socket, SeatRequest::Action(action)),
             (Some(socket), Request::Rematch) => (socket, SeatRequest::Rematch),
-            (Some(socket), Request::Name(name)) => {
-                return self.room.rename(socket, seq, name).await.map_err(|_| End::Close(SHUTTING_DOWN));
+            (Some(socket), Request::Table(request)) => {
+                return self.room.table(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN));
             }
         };
         self.room.request(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN))

@@ -232,7 +232,7 @@ async fn postgres_kill_9_loses_no_acknowledged_move() {
     }
 }
 
-/// What the players brought to the table survives a `kill -9`: their names.
+/// What the players brought to the table survives a `kill -9`: their names, their chat.
 async fn the_table_survives_kill_9(db: TestDb) {
     let server = ChildServer::spawn(&db).await;
     let seats = common::create_room(server.addr, json!({ "role": "fugitive" })).await;
@@ -240,12 +240,17 @@ async fn the_table_survives_kill_9(db: TestDb) {
     let reply =
         fugitive.request(json!({ "type": "hello", "token": seats.fugitive_token, "name": "Ελένη" })).await;
     assert_eq!(reply["ok"], true, "{reply}");
+    let reply = fugitive.request(json!({ "type": "chat", "text": "καλή τύχη" })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
     server.kill_9().await;
 
     let server = ChildServer::spawn(&db).await;
     let spectator = Client::join(server.addr, &seats.room, None).await;
     let room = &spectator.state.as_ref().unwrap()["room"];
     assert_eq!(room["names"], json!({ "fugitive": "Ελένη", "marshal": null }));
+    let marshal = Client::join(server.addr, &seats.room, Some(&seats.marshal_token)).await;
+    let chat = marshal.frames.iter().find(|f| f["type"] == "chat").expect("the chat history");
+    assert_eq!(chat["messages"][0]["text"], "καλή τύχη");
     server.kill_9().await;
     db.drop_database().await;
 }

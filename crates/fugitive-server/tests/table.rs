@@ -84,3 +84,96 @@ async fn the_spectators_are_counted_for_everyone() {
     assert_eq!(room_of(&again)["spectators"], 1);
     server.stop().await;
 }
+
+/// Reads frames until a `chat` frame; returns it.
+async fn next_chat(client: &mut Client) -> Value {
+    loop {
+        let frame = client.recv().await;
+        if frame["type"] == "chat" {
+            return frame;
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_players_chat_and_spectators_read_only_when_both_allow_it() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
+
+    let reply = table.fugitive.request(json!({ "type": "chat", "text": " Bonne chance ! " })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    let chat = next_chat(&mut table.marshal).await;
+    assert_eq!(chat["full"], false);
+    assert_eq!(chat["messages"][0]["from"], "fugitive");
+    assert_eq!(chat["messages"][0]["text"], "Bonne chance !");
+    assert_eq!(chat["messages"][0]["n"], 1);
+    let reply = table.marshal.request(json!({ "type": "chat", "quick": "good_luck" })).await;
+    assert_eq!(reply["ok"], true);
+    let chat = next_chat(&mut table.fugitive).await;
+    assert_eq!(chat["messages"][0]["quick"], "good_luck");
+    assert_eq!(chat["messages"][0]["from"], "marshal");
+    assert!(chat["messages"][0].get("text").is_none());
+
+    // Refused messages change nothing.
+    for (message, code) in [
+        (json!({ "type": "chat", "text": "line\nbreak" }), "bad_chat"),
+        (json!({ "type": "chat", "text": "x".repeat(201) }), "bad_chat"),
+        (json!({ "type": "chat", "text": "" }), "bad_chat"),
+        (json!({ "type": "chat", "quick": "my_hideout_is_17" }), "malformed"),
+    ] {
+        let reply = table.marshal.request(message).await;
+        assert_eq!(reply["error"]["code"], code, "{reply}");
+    }
+    // A spectator may not write, and reads nothing until both players allow it.
+    let reply = table.spectator.request(json!({ "type": "chat", "text": "hi" })).await;
+    assert_eq!(reply["error"]["code"], "spectator");
+    let reply = table.fugitive.request(json!({ "type": "chat_spectators", "allow": true })).await;
+    assert_eq!(reply["ok"], true);
+    table.spectator.wait_state(|s| s["room"]["chat_spectators"]["fugitive"] == true).await;
+    assert!(table.spectator.frames.iter().all(|f| f["type"] != "chat"), "one allowing is not enough");
+    let late = Client::join(server.addr, &table.seats.room, None).await;
+    assert!(late.frames.iter().all(|f| f["type"] != "chat"));
+    let reply = table.marshal.request(json!({ "type": "chat_spectators", "allow": true })).await;
+    assert_eq!(reply["ok"], true);
+    let chat = next_chat(&mut table.spectator).await;
+    assert_eq!(chat["full"], true);
+    assert_eq!(chat["messages"].as_array().unwrap().len(), 2);
+    let reply = table.fugitive.request(json!({ "type": "chat", "text": "gg" })).await;
+    assert_eq!(reply["ok"], true);
+    assert_eq!(next_chat(&mut table.spectator).await["messages"][0]["text"], "gg");
+    // Taking it back clears the spectators' chat.
+    let reply = table.marshal.request(json!({ "type": "chat_spectators", "allow": false })).await;
+    assert_eq!(reply["ok"], true);
+    let chat = next_chat(&mut table.spectator).await;
+    assert_eq!((chat["full"].clone(), chat["messages"].clone()), (json!(true), json!([])));
+
+    // A reconnect and a restart show the chat again.
+    server.stop().await;
+    let server = Server::start(&db, &[]).await;
+    let marshal = Client::join(server.addr, &table.seats.room, Some(&table.seats.marshal_token)).await;
+    let chat = marshal.frames.iter().find(|f| f["type"] == "chat").expect("the history").clone();
+    let texts: Vec<Value> = chat["messages"].as_array().unwrap().iter().map(|m| m["text"].clone()).collect();
+    assert_eq!(texts, [json!("Bonne chance !"), Value::Null, json!("gg")]);
+    assert_eq!(room_of(&marshal)["chat_spectators"], json!({ "fugitive": true, "marshal": false }));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn chat_is_rate_limited_per_seat() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
+    // A burst of 5, then `chat_too_fast` (the refill is one message per 5 seconds).
+    let mut codes = Vec::new();
+    for i in 0..7 {
+        let reply = table.fugitive.request(json!({ "type": "chat", "text": format!("{i}") })).await;
+        codes.push(reply["error"]["code"].as_str().unwrap_or("ok").to_string());
+    }
+    assert_eq!(codes[..5], ["ok"; 5]);
+    assert_eq!(codes[6], "chat_too_fast", "{codes:?}");
+    // The other seat has its own allowance.
+    let reply = table.marshal.request(json!({ "type": "chat", "quick": "thinking" })).await;
+    assert_eq!(reply["ok"], true);
+    server.stop().await;
+}

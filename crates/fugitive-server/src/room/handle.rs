@@ -6,6 +6,7 @@ use fugitive_core::{Action, ByRole, Role, RuleOptions};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::protocol::Reply;
+use crate::table::TableRequest;
 
 /// Why a socket is closed by its room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,10 +92,10 @@ pub(super) enum Command {
         request: SeatRequest,
         reply: oneshot::Sender<Reply>,
     },
-    Rename {
+    Table {
         socket: u64,
         seq: u64,
-        name: Option<String>,
+        request: TableRequest,
         reply: oneshot::Sender<Reply>,
     },
     Claim {
@@ -138,12 +139,12 @@ impl RoomHandle {
         self.call(|reply| Command::Join { token, name, queue, kick, reply }).await
     }
 
-    /// A seated socket's new display name; the reply to send back.
+    /// A seated socket's request about the table (name, chat); the reply to send back.
     ///
     /// # Errors
     /// [`Gone`] when the actor has stopped.
-    pub async fn rename(&self, socket: u64, seq: u64, name: Option<String>) -> Result<Reply, Gone> {
-        self.call(|reply| Command::Rename { socket, seq, name, reply }).await
+    pub async fn table(&self, socket: u64, seq: u64, request: TableRequest) -> Result<Reply, Gone> {
+        self.call(|reply| Command::Table { socket, seq, request, reply }).await
     }
 
     /// Forgets a socket.
