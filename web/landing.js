@@ -20,6 +20,7 @@ export function showLanding(root) {
     opening: 'one_or_two',
     bonus: false,
     clock: '',
+    series: '',
     events: 'off',
     level: 'easy',
     assist: false,
@@ -43,6 +44,7 @@ export function showLanding(root) {
       turn_clock_secs: form.clock ? Number(form.clock) : null,
       opponent: opponent === 'computer' ? { bot: form.level } : 'human',
       notepad_assist: form.assist,
+      best_of: form.series && opponent !== 'computer' ? Number(form.series) : null,
     };
     try {
       const res = await fetch('/api/rooms', {
@@ -198,6 +200,24 @@ export function showLanding(root) {
           CLOCKS.map(([secs, key]) => [secs, t(key)]),
           (v) => {
             form.clock = v;
+          },
+        ),
+      ),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, t('landing.series')),
+        select(
+          'series',
+          t('landing.seriesHelp'),
+          form.series,
+          [
+            ['', t('series.open')],
+            ['3', t('series.bestOf', { n: 3 })],
+            ['5', t('series.bestOf', { n: 5 })],
+          ],
+          (v) => {
+            form.series = v;
           },
         ),
       ),

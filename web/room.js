@@ -255,6 +255,45 @@ class RoomPage {
     });
   }
 
+  /// The series score by seat, under each player's current role, once there is one to show.
+  seriesLine() {
+    const { room, game } = this.msg;
+    const series = room.series;
+    if (!series || (game === 1 && !series.best_of && !series.wins.fugitive && !series.wins.marshal)) return null;
+    const who = (role) => room.names?.[role] || t(`role.${role}`);
+    const score = t('series.score', {
+      fugitive: who('fugitive'),
+      marshal: who('marshal'),
+      a: series.wins.fugitive,
+      b: series.wins.marshal,
+    });
+    const of = series.best_of ? ` ${t('series.bestOfShort', { n: series.best_of })}` : '';
+    return h(
+      'p',
+      {
+        class: 'series',
+        'data-testid': 'series',
+        'data-fugitive': series.wins.fugitive,
+        'data-marshal': series.wins.marshal,
+      },
+      score + of,
+    );
+  }
+
+  /// The series' winner, announced at game over.
+  seriesWinner() {
+    const { room, view } = this.msg;
+    const winner = room.series?.winner;
+    if (!winner) return null;
+    const text =
+      view.viewer === winner
+        ? t('series.youWin')
+        : view.viewer === 'spectator'
+          ? t('series.wins', { name: room.names?.[winner] || t(`role.${winner}`) })
+          : t('series.youLose');
+    return h('p', { class: 'series-winner', 'data-testid': 'series-winner', 'data-winner': winner }, text);
+  }
+
   /// How many people watch, for everyone at the table.
   spectatorLine() {
     const n = this.msg.room.spectators ?? 0;
@@ -435,6 +474,7 @@ class RoomPage {
         { class: 'play' },
         renderSeats(view, room, me === 'spectator' ? null : me, this.deadline),
         this.spectatorLine(),
+        this.seriesLine(),
         h('p', { class: ['status', mover === me ? 'mine' : null], 'data-testid': 'status' }, status),
         this.lastMoveLine(recent),
         over ? this.gameOver() : null,
@@ -598,6 +638,7 @@ class RoomPage {
     const me = view.viewer;
     const panel = [
       h('h2', { class: 'over-line', 'data-testid': 'over-line' }, this.outcomeText()),
+      this.seriesWinner(),
       h('p', { class: 'reveal-note' }, t('over.revealed')),
       h(
         'dl',
@@ -615,7 +656,7 @@ class RoomPage {
       ),
     ];
     const buttons = [];
-    if (me !== 'spectator') {
+    if (me !== 'spectator' && !room.series?.winner) {
       const other = me === 'fugitive' ? 'marshal' : 'fugitive';
       const mine = room.rematch?.[me];
       const theirs = room.rematch?.[other];

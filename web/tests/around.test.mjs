@@ -122,3 +122,61 @@ test('the players chat, spectators read only when both allow it, and mute hides 
   assert.equal(await alice.evaluate(() => window.hacked), undefined);
   for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
 });
+
+async function resignNow(page) {
+  await page.getByTestId('resign').click();
+  await page.getByTestId('resign-yes').click();
+  await page.getByTestId('game-over').waitFor();
+}
+
+async function rematchBoth(a, b, game) {
+  for (const page of [a, b]) await page.getByTestId('rematch').click();
+  for (const page of [a, b])
+    await page.waitForFunction(
+      (game) => document.querySelector('[data-testid=room]')?.dataset.game === String(game),
+      game,
+    );
+}
+
+const score = (page) =>
+  page.evaluate(() => {
+    const el = document.querySelector('[data-testid=series]');
+    return el ? { fugitive: Number(el.dataset.fugitive), marshal: Number(el.dataset.marshal) } : null;
+  });
+
+test('a best-of-3 series keeps the score by seat across rematches and announces its winner', async () => {
+  const alice = await newPlayer(browser, { locale: 'en-US' });
+  const { invite, spectate } = await createRoom(alice, server.url, 'fugitive', { series: '3' });
+  const bob = await newPlayer(browser, { locale: 'fr-FR' });
+  await bob.goto(invite);
+  await bob.getByTestId('room').waitFor();
+  const carol = await newPlayer(browser, { locale: 'de-DE' });
+  await carol.goto(spectate);
+  await carol.getByTestId('series').waitFor();
+  assert.equal(
+    await carol.getByTestId('series').textContent(),
+    'Serie: Flüchtender 0 – 0 Polizeichefin (über 3 Partien)',
+  );
+
+  await resignNow(alice); // Bob (the Marshal) wins game 1
+  await carol.waitForFunction(() => document.querySelector('[data-testid=series]')?.dataset.marshal === '1');
+  await rematchBoth(alice, bob, 2);
+  // Roles swapped: Bob's win is now under the Fugitive.
+  assert.deepEqual(await score(alice), { fugitive: 1, marshal: 0 });
+  await resignNow(bob); // Alice (the Marshal) wins game 2
+  await carol.waitForFunction(() => document.querySelector('[data-testid=series]')?.dataset.marshal === '1');
+  assert.deepEqual(await score(carol), { fugitive: 1, marshal: 1 });
+  await rematchBoth(alice, bob, 3);
+  await resignNow(alice); // Bob wins game 3 and the series, 2–1
+  await carol.getByTestId('series-winner').waitFor();
+  assert.equal(await carol.getByTestId('series-winner').textContent(), 'Polizeichefin gewinnt die Serie!');
+  await bob.getByTestId('series-winner').waitFor();
+  assert.equal(await bob.getByTestId('series-winner').textContent(), 'Tu gagnes la série !');
+  await alice.getByTestId('series-winner').waitFor();
+  assert.equal(await alice.getByTestId('series-winner').textContent(), 'Your opponent wins the series.');
+  assert.equal(await alice.getByTestId('rematch').count(), 0, 'no rematch once the series is won');
+  assert.deepEqual(await score(alice), { fugitive: 1, marshal: 2 });
+  await shot(carol, 'around-series-over');
+  await checkAxe(alice, 'series over');
+  for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
+});

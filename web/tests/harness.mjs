@@ -147,10 +147,12 @@ export async function openOptions(page) {
 }
 
 /// Creates a room from the landing page as `role`; returns the links it shows.
-export async function createRoom(page, url, role = 'fugitive') {
+/// `series`: '3' or '5' for a best-of series.
+export async function createRoom(page, url, role = 'fugitive', { series } = {}) {
   await page.goto(url);
   await openOptions(page);
   await page.getByTestId(`role-${role}`).check();
+  if (series) await page.getByTestId('series').selectOption(series);
   await page.getByTestId('invite-friend').click();
   const invite = await page.getByTestId('link-invite').inputValue();
   const spectate = await page.getByTestId('link-spectate').inputValue();

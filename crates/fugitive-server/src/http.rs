@@ -192,6 +192,8 @@ struct CreateRoom {
     turn_clock_secs: Option<u64>,
     opponent: Opponent,
     notepad_assist: bool,
+    /// A series of 3 or 5 games (issue 13); `null` for an open series.
+    best_of: Option<u64>,
 }
 
 /// Who sits in the other seat: `"human"` (invited) or `{"bot": "random" | "easy" | "hard"}`.
@@ -259,6 +261,11 @@ async fn create_room(
             return Err(AppError::BadRequest("turn_clock_secs is 1 to 86400, or null".into()));
         }
     }
+    if let Some(n) = request.best_of {
+        if !crate::table::BEST_OF.contains(&n) {
+            return Err(AppError::BadRequest("best_of is 3 or 5, or null".into()));
+        }
+    }
     let bot = match request.opponent {
         Opponent::Human => None,
         Opponent::Bot(level) => Some(level),
@@ -280,6 +287,13 @@ async fn create_room(
             tracing::error!(%error, "could not create a room");
             AppError::Unavailable
         })?;
+    if let Some(n) = request.best_of {
+        // Before anyone has the room's links: a failure here leaves a room nobody knows.
+        crate::table::store_best_of(app.rooms.db(), created.room, n).await.map_err(|error| {
+            tracing::error!(%error, "could not store a room's series");
+            AppError::Unavailable
+        })?;
+    }
     tracing::info!(room = %created.room, %role, "room created");
     let granted = SeatGranted {
         room: created.room,

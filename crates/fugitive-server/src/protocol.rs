@@ -221,6 +221,8 @@ pub struct RoomStatus {
     pub spectators: u64,
     /// Whether each role's player lets spectators read the chat (they do when both do).
     pub chat_spectators: ByRole<bool>,
+    /// The score of the room's games.
+    pub series: crate::table::SeriesStatus,
 }
 
 impl RoomStatus {

@@ -22,7 +22,7 @@ use crate::db::{Db, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
 use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
-use crate::table::{self, ChatBody, ChatBucket, ChatLine, ChatWire, TableRequest};
+use crate::table::{self, ChatBody, ChatBucket, ChatLine, ChatWire, Series, SeriesStatus, TableRequest};
 
 mod handle;
 
@@ -98,6 +98,8 @@ pub struct Room {
     /// Whether each seat lets spectators read the chat, by seat index.
     chat_public: [bool; 2],
     chat_buckets: [ChatBucket; 2],
+    /// The score of the room's finished games, by seat.
+    series: Series,
 }
 
 impl Room {
@@ -159,6 +161,7 @@ impl Room {
             chat_last: stored.table.chat_last,
             chat_public: stored.table.chat_public,
             chat_buckets: Default::default(),
+            series: stored.table.series,
         })
     }
 
@@ -459,6 +462,9 @@ impl Room {
             return Err(());
         }
         let before = self.game.to_move();
+        if let Some(outcome) = next.outcome() {
+            self.series.wins[self.seat_of(outcome.winner).index()] += 1;
+        }
         self.game = next;
         self.version += 1;
         metrics::action();
@@ -536,6 +542,10 @@ impl Room {
         let both_seated = self.seats.iter().all(|s| s.token_hash.is_some());
         if !self.game.is_over() || !both_seated {
             let message = "a rematch is offered once the game is over, by one of its two players";
+            return (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused);
+        }
+        if self.series.winner().is_some() {
+            let message = "the series is over: create a new room for another one";
             return (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused);
         }
         self.rematch[seat.index()] = true;
@@ -628,6 +638,11 @@ impl Room {
             names: ByRole::new_with(|role| self.names[seated(role).index()].clone()),
             spectators: self.sockets.values().filter(|s| s.seat.is_none()).count() as u64,
             chat_spectators: ByRole::new_with(|role| self.chat_public[seated(role).index()]),
+            series: SeriesStatus {
+                wins: ByRole::new_with(|role| self.series.wins[seated(role).index()]),
+                best_of: self.series.best_of,
+                winner: self.series.winner().map(|seat| self.role_of(seat)),
+            },
         }
     }
 

@@ -5,6 +5,10 @@
 //! looks a seat up by it, never compares it, never puts it in a log line. It is stored with its
 //! seat so a reconnect and a restart show it.
 //!
+//! The series: rematches in the same room keep a running score by seat, whichever role each
+//! played, counted from the finished games' logs (so it is as durable as the moves), with an
+//! optional "best of 3 / 5" chosen when the room is created.
+//!
 //! The chat holds only what the players wrote (or a one-tap message they chose): the server adds
 //! nothing to it, so it can never carry hidden information out. Spectators read it only while
 //! both players allow it.
@@ -205,6 +209,37 @@ pub struct ChatWire<'a> {
     pub at: i64,
 }
 
+/// The series lengths a room may be created with.
+pub const BEST_OF: [u64; 2] = [3, 5];
+
+/// The running score of a room's games, by seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Series {
+    /// Games won by each seat, by seat index.
+    pub wins: [u64; 2],
+    /// "Best of n", or `None` for an open series.
+    pub best_of: Option<u64>,
+}
+
+impl Series {
+    /// The seat that has won the series: more than half of `best_of` games.
+    pub fn winner(&self) -> Option<Seat> {
+        let best_of = self.best_of?;
+        Seat::ALL.into_iter().find(|seat| self.wins[seat.index()] * 2 > best_of)
+    }
+}
+
+/// The series on the wire, under each seat's current role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SeriesStatus {
+    /// Games won by the player now in each role, whichever role he played in them.
+    pub wins: fugitive_core::ByRole<u64>,
+    /// "Best of n", or `null`.
+    pub best_of: Option<u64>,
+    /// The role now played by the series' winner, once there is one.
+    pub winner: Option<fugitive_core::Role>,
+}
+
 /// What the table keeps of a room, as stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stored {
@@ -216,6 +251,8 @@ pub struct Stored {
     pub chat: Vec<ChatLine>,
     /// The number of the room's last chat message (0 for none).
     pub chat_last: u64,
+    /// The score of the finished games.
+    pub series: Series,
 }
 
 /// Loads a room's table.
@@ -245,6 +282,7 @@ pub async fn load(db: &Db, room: Uuid) -> Result<Stored, DbError> {
     .fetch_all(db.pool())
     .await?;
     stored.chat_last = rows.first().map_or(0, |row| row.0 as u64);
+    stored.series = load_series(db, room).await?;
     for (number, seat, text, quick, at) in rows.into_iter().rev() {
         let corrupt = || DbError::Corrupt(format!("chat message {number} of room {id}"));
         let body = match (text, quick) {
@@ -267,6 +305,52 @@ pub async fn store_name(db: &Db, room: Uuid, seat: Seat, name: Option<&str>) -> 
         .bind(name)
         .bind(room.to_string())
         .bind(seat.index() as i64)
+        .execute(db.pool())
+        .await?;
+    Ok(())
+}
+
+/// Counts the series from the finished games: each is replayed to learn who won it.
+async fn load_series(db: &Db, room: Uuid) -> Result<Series, DbError> {
+    let id = room.to_string();
+    let best_of: Option<i64> = sqlx::query_scalar("SELECT series_best_of FROM rooms WHERE id = $1")
+        .bind(&id)
+        .fetch_optional(db.pool())
+        .await?
+        .flatten();
+    let finished: Vec<i64> = sqlx::query_scalar(
+        "SELECT game FROM games WHERE room_id = $1 AND finished_at IS NOT NULL ORDER BY game",
+    )
+    .bind(&id)
+    .fetch_all(db.pool())
+    .await?;
+    let mut series = Series { wins: [0, 0], best_of: best_of.map(|n| n as u64) };
+    for number in finished {
+        let corrupt = |what: &str| DbError::Corrupt(format!("game {number} of room {id}: {what}"));
+        let game = db.load_game(room, number as u64).await?.ok_or_else(|| corrupt("missing"))?;
+        let mut replay = fugitive_core::Game::new(game.setup);
+        for record in &game.actions {
+            replay.apply(record.role, record.action).map_err(|e| corrupt(&e.to_string()))?;
+        }
+        let winner = replay.outcome().ok_or_else(|| corrupt("finished but not over"))?.winner;
+        let seat = if winner == fugitive_core::Role::Fugitive {
+            game.fugitive_seat
+        } else {
+            game.fugitive_seat.other()
+        };
+        series.wins[seat.index()] += 1;
+    }
+    Ok(series)
+}
+
+/// Stores a room's "best of n" (before anyone knows the room).
+///
+/// # Errors
+/// On a database failure.
+pub async fn store_best_of(db: &Db, room: Uuid, best_of: u64) -> Result<(), DbError> {
+    sqlx::query("UPDATE rooms SET series_best_of = $1 WHERE id = $2")
+        .bind(best_of as i64)
+        .bind(room.to_string())
         .execute(db.pool())
         .await?;
     Ok(())
@@ -343,6 +427,16 @@ mod tests {
         assert!(!bucket.take());
         tokio::time::advance(CHAT_REFILL * 100).await;
         assert_eq!((0..10).filter(|_| bucket.take()).count(), CHAT_BURST as usize);
+    }
+
+    #[test]
+    fn a_series_is_won_by_more_than_half() {
+        let open = Series { wins: [7, 2], best_of: None };
+        assert_eq!(open.winner(), None);
+        assert_eq!(Series { wins: [1, 1], best_of: Some(3) }.winner(), None);
+        assert_eq!(Series { wins: [1, 2], best_of: Some(3) }.winner(), Some(Seat::Guest));
+        assert_eq!(Series { wins: [2, 2], best_of: Some(5) }.winner(), None);
+        assert_eq!(Series { wins: [3, 1], best_of: Some(5) }.winner(), Some(Seat::Host));
     }
 
     #[test]

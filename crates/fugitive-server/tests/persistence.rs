@@ -232,7 +232,7 @@ async fn postgres_kill_9_loses_no_acknowledged_move() {
     }
 }
 
-/// What the players brought to the table survives a `kill -9`: their names, their chat.
+/// What the players brought to the table survives a `kill -9`: their names, their chat, the series score.
 async fn the_table_survives_kill_9(db: TestDb) {
     let server = ChildServer::spawn(&db).await;
     let seats = common::create_room(server.addr, json!({ "role": "fugitive" })).await;
@@ -241,6 +241,9 @@ async fn the_table_survives_kill_9(db: TestDb) {
         fugitive.request(json!({ "type": "hello", "token": seats.fugitive_token, "name": "Ελένη" })).await;
     assert_eq!(reply["ok"], true, "{reply}");
     let reply = fugitive.request(json!({ "type": "chat", "text": "καλή τύχη" })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    // The Fugitive resigns: the guest's seat leads the series 1–0.
+    let reply = fugitive.act(json!({ "type": "resign" })).await;
     assert_eq!(reply["ok"], true, "{reply}");
     server.kill_9().await;
 
@@ -251,6 +254,7 @@ async fn the_table_survives_kill_9(db: TestDb) {
     let marshal = Client::join(server.addr, &seats.room, Some(&seats.marshal_token)).await;
     let chat = marshal.frames.iter().find(|f| f["type"] == "chat").expect("the chat history");
     assert_eq!(chat["messages"][0]["text"], "καλή τύχη");
+    assert_eq!(room["series"]["wins"], json!({ "fugitive": 0, "marshal": 1 }));
     server.kill_9().await;
     db.drop_database().await;
 }

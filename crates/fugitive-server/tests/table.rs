@@ -177,3 +177,58 @@ async fn chat_is_rate_limited_per_seat() {
     assert_eq!(reply["ok"], true);
     server.stop().await;
 }
+
+/// The player on `client` resigns; everyone waits for the game's end.
+async fn resign(client: &mut Client) {
+    let reply = client.act(json!({ "type": "resign" })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+}
+
+async fn rematch(host: &mut Client, guest: &mut Client, game: u64) {
+    for client in [&mut *host, &mut *guest] {
+        let reply = client.request(json!({ "type": "rematch" })).await;
+        assert_eq!(reply["ok"], true, "{reply}");
+    }
+    host.wait_state(|s| s["game"] == game).await;
+    guest.wait_state(|s| s["game"] == game).await;
+}
+
+#[tokio::test]
+async fn a_best_of_3_series_counts_by_seat_and_ends() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let (status, body) = server.http("POST", "/api/rooms", Some(&json!({ "best_of": 4 }))).await;
+    assert_eq!((status, body["error"].clone()), (400, json!("bad_request")), "{body}");
+    // The host plays the Fugitive first; `host` and `guest` keep their seats across rematches.
+    let table = Table::open(server.addr, json!({ "role": "fugitive", "best_of": 3 })).await;
+    let (mut host, mut guest, mut spectator) = (table.fugitive, table.marshal, table.spectator);
+    let series = |c: &Client| room_of(c)["series"].clone();
+    assert_eq!(
+        series(&spectator),
+        json!({ "wins": { "fugitive": 0, "marshal": 0 }, "best_of": 3, "winner": null })
+    );
+
+    resign(&mut host).await; // the guest (Marshal) wins game 1
+    spectator.wait_state(|s| s["room"]["series"]["wins"]["marshal"] == 1).await;
+    rematch(&mut host, &mut guest, 2).await;
+    // Roles swapped: the guest's win is now under the Fugitive.
+    assert_eq!(series(&host)["wins"], json!({ "fugitive": 1, "marshal": 0 }));
+    resign(&mut guest).await; // the host (Marshal) wins game 2
+    spectator.wait_state(|s| s["room"]["series"]["wins"] == json!({ "fugitive": 1, "marshal": 1 })).await;
+    rematch(&mut host, &mut guest, 3).await;
+    resign(&mut host).await; // the guest (Marshal) wins game 3: 2–1, the series
+    let state = spectator.wait_state(|s| s["room"]["series"]["winner"] == "marshal").await;
+    assert_eq!(state["room"]["series"]["wins"], json!({ "fugitive": 1, "marshal": 2 }));
+    let reply = host.request(json!({ "type": "rematch" })).await;
+    assert_eq!(reply["error"]["code"], "no_rematch", "the series is over");
+
+    // The score is counted from the games' logs: a restart keeps it.
+    server.stop().await;
+    let server = Server::start(&db, &[]).await;
+    let spectator = Client::join(server.addr, &table.seats.room, None).await;
+    assert_eq!(
+        series(&spectator),
+        json!({ "wins": { "fugitive": 1, "marshal": 2 }, "best_of": 3, "winner": "marshal" })
+    );
+    server.stop().await;
+}

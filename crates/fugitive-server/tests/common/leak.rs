@@ -26,7 +26,16 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
         assert_eq!(keys(frame), set(&["v", "type", "version", "game", "view", "legal", "room"]), "{frame}");
         assert_eq!(
             keys(&frame["room"]),
-            set(&["seats", "presence", "clock", "rematch", "names", "spectators", "chat_spectators"])
+            set(&[
+                "seats",
+                "presence",
+                "clock",
+                "rematch",
+                "names",
+                "spectators",
+                "chat_spectators",
+                "series"
+            ])
         );
         let view = &frame["view"];
         assert_eq!(view["viewer"], viewer);
