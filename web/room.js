@@ -1,6 +1,7 @@
 // One room's page: finds the seat (token from the link's fragment or localStorage), keeps the
 // connection, and renders the table for the Fugitive, the Marshal or a spectator.
 
+import { replayPath } from './replay.js';
 import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
 import { h, replace, announce } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
@@ -677,6 +678,13 @@ class RoomPage {
           ),
         );
     }
+    buttons.push(
+      h(
+        'a',
+        { class: 'button big', href: replayPath(this.room, this.msg.game), 'data-testid': 'replay-link' },
+        t('over.replay'),
+      ),
+    );
     buttons.push(h('a', { class: 'button big', href: '/', 'data-testid': 'new-game' }, t('over.newGame')));
     panel.push(h('div', { class: 'buttons' }, buttons));
     return h(

@@ -3,7 +3,17 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openTable, closeTable, newPlayer, createRoom, shot, checkAxe } from './harness.mjs';
+import {
+  openTable,
+  closeTable,
+  newPlayer,
+  createRoom,
+  shot,
+  checkAxe,
+  readTable,
+  place,
+  waitForTurn,
+} from './harness.mjs';
 
 let server;
 let browser;
@@ -178,5 +188,69 @@ test('a best-of-3 series keeps the score by seat across rematches and announces 
   assert.deepEqual(await score(alice), { fugitive: 1, marshal: 2 });
   await shot(carol, 'around-series-over');
   await checkAxe(alice, 'series over');
+  for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
+});
+
+test('a finished game replays move by move from the game-over screen, and exports its record', async () => {
+  const alice = await newPlayer(browser, { locale: 'en-US' });
+  const { invite, spectate } = await createRoom(alice, server.url, 'fugitive');
+  const bob = await newPlayer(browser, { locale: 'fr-FR' });
+  await bob.goto(invite);
+  await bob.getByTestId('room').waitFor();
+  const carol = await newPlayer(browser, { locale: 'de-DE' });
+  await carol.goto(spectate);
+  await carol.getByTestId('room').waitFor();
+  // The Fugitive lays a face-down hideout; the Marshal resigns.
+  await waitForTurn(alice, 'opening');
+  const hideout = Math.min(...(await readTable(alice)).hand.filter((c) => c >= 1 && c <= 3));
+  await place(alice, hideout);
+  await bob.waitForFunction(() => document.querySelector('[data-testid=room]')?.dataset.version === '1');
+  await resignNow(bob);
+  await carol.getByTestId('game-over').waitFor();
+
+  // The spectator follows the game-over link.
+  await carol.getByTestId('replay-link').click();
+  await carol.getByTestId('replay').waitFor();
+  assert.equal(new URL(carol.url()).pathname, `${new URL(spectate).pathname}/game/1`);
+  const steps = Number(await carol.getByTestId('replay').getAttribute('data-steps'));
+  assert.equal(steps, 3, 'the start, the hideout, the resignation');
+  assert.equal(await carol.getByTestId('replay-step').textContent(), 'Zug 0 von 2');
+  assert.equal(await carol.getByTestId('replay-move').textContent(), 'Das Spiel beginnt.');
+  // Buttons, arrow keys and the slider.
+  await carol.getByTestId('replay-next').click();
+  await carol.waitForFunction(() => document.querySelector('[data-testid=replay]').dataset.step === '1');
+  // Everything is shown (R18): the face-down hideout's number and both hands.
+  const secret = carol.locator('[data-testid=trail] .card.face.secret');
+  assert.equal(Number(await secret.first().getAttribute('data-card')), hideout);
+  assert.ok((await carol.getByTestId('replay-hand-fugitive').textContent()).length > 0);
+  await carol.keyboard.press('ArrowRight');
+  await carol.waitForFunction(() => document.querySelector('[data-testid=replay]').dataset.step === '2');
+  assert.equal(await carol.getByTestId('replay-next').isDisabled(), true);
+  await carol.keyboard.press('Home');
+  await carol.waitForFunction(() => document.querySelector('[data-testid=replay]').dataset.step === '0');
+  await carol.getByTestId('replay-slider').fill('2');
+  await carol.waitForFunction(() => document.querySelector('[data-testid=replay]').dataset.step === '2');
+  await shot(carol, 'around-replay');
+  await checkAxe(carol, 'replay page');
+
+  // A player opens it too, in his language; the JSON export is what the page reads.
+  await alice.getByTestId('replay-link').click();
+  await alice.getByTestId('replay').waitFor();
+  assert.equal(await alice.getByTestId('replay-step').textContent(), 'Move 0 of 2');
+  const href = await alice.getByTestId('replay-json').getAttribute('href');
+  const record = await (await fetch(new URL(href, server.url))).json();
+  assert.equal(record.steps.length, 3);
+  assert.equal(record.actions.length, 2);
+  assert.equal(record.steps[1].trail[1].card, hideout);
+  assert.equal(record.view.outcome.reason, 'resignation');
+  // A running game has no replay yet.
+  const other = await newPlayer(browser, { locale: 'fr-FR' });
+  const running = await createRoom(other, server.url, 'fugitive');
+  await bob.goto(`${running.spectate}/game/1`);
+  await bob.getByTestId('replay-problem').waitFor();
+  assert.equal(
+    await bob.getByTestId('replay-problem').textContent(),
+    'Cette partie est en cours : on peut la revoir une fois finie.',
+  );
   for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
 });

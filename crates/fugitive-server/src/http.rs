@@ -390,11 +390,16 @@ async fn replay(
         tracing::error!(%room, %error, "a stored game does not replay");
         AppError::Unavailable
     })?;
+    let steps = crate::replay::steps(stored.setup, &actions).map_err(|error| {
+        tracing::error!(%room, %error, "a stored game does not replay");
+        AppError::Unavailable
+    })?;
     Ok(Json(json!({
         "room": room,
         "game": number,
         "setup": stored.setup,
         "actions": actions,
         "view": game.view(Viewer::Spectator),
+        "steps": steps,
     })))
 }
