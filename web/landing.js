@@ -4,6 +4,7 @@
 import { h, replace } from './dom.js';
 import { t, onLanguageChange } from './i18n.js';
 import { seatKey, shareKey } from './room.js';
+import { rememberGame, loadMyGames, renderMyGames } from './mygames.js';
 
 const CLOCKS = [
   ['', 'clock.none'],
@@ -29,6 +30,7 @@ export function showLanding(root) {
   let error = null;
   let busy = null; // the opponent of the game being created
   let optionsOpen = false;
+  let mine = null; // "My games", once loaded
 
   async function create(opponent) {
     busy = opponent;
@@ -56,6 +58,7 @@ export function showLanding(root) {
       if (!res.ok) throw new Error(json.message ?? json.error ?? res.statusText);
       try {
         localStorage.setItem(seatKey(json.room), json.token);
+        rememberGame(json.room, json.role, 1);
         localStorage.setItem(shareKey(json.room), JSON.stringify(json.links));
       } catch {
         // Without storage the seat link still works.
@@ -275,12 +278,17 @@ export function showLanding(root) {
               ),
             )
           : start(),
+        created ? null : renderMyGames(mine),
       ),
     );
   }
 
   onLanguageChange(render);
   render();
+  loadMyGames().then((entries) => {
+    mine = entries;
+    render();
+  });
 }
 
 /// The invitation and the spectator link: labelled and styled differently ("for your opponent",

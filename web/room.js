@@ -1,6 +1,7 @@
 // One room's page: finds the seat (token from the link's fragment or localStorage), keeps the
 // connection, and renders the table for the Fugitive, the Marshal or a spectator.
 
+import { rememberGame } from './mygames.js';
 import { replayPath } from './replay.js';
 import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
 import { h, replace, announce } from './dom.js';
@@ -303,6 +304,7 @@ class RoomPage {
 
   onState(msg) {
     const before = this.msg;
+    rememberGame(this.room, msg.view.viewer, msg.game);
     this.msg = msg;
     const changed = arrivals(before, msg);
     this.arrivals = changed && changed.size ? { positions: changed, at: performance.now() } : null;

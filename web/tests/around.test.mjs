@@ -254,3 +254,52 @@ test('a finished game replays move by move from the game-over screen, and export
   );
   for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
 });
+
+const myGame = (page, room) =>
+  page.evaluate((room) => {
+    const li = document.querySelector(`[data-testid="my-game-${room}"]`);
+    return li ? { state: li.dataset.state, text: li.querySelector('.my-game-state').textContent } : null;
+  }, room);
+
+test('"My games" lists the rooms this browser holds a seat in, with whose turn it is or how it ended', async () => {
+  const alice = await newPlayer(browser, { locale: 'en-US' });
+  const { invite, spectate } = await createRoom(alice, server.url, 'fugitive');
+  const room = new URL(spectate).pathname.split('/').pop();
+  const bob = await newPlayer(browser, { locale: 'fr-FR' });
+  await bob.goto(invite);
+  await bob.getByTestId('room').waitFor();
+  await setName(alice, 'Ada');
+  const carol = await newPlayer(browser, { locale: 'de-DE' });
+  await carol.goto(spectate);
+  await carol.getByTestId('room').waitFor();
+
+  // The Fugitive opens: his turn; her opponent's.
+  await alice.goto(server.url);
+  await alice.getByTestId(`my-game-${room}`).waitFor();
+  assert.deepEqual(await myGame(alice, room), { state: 'your-turn', text: 'Your turn' });
+  await bob.goto(server.url);
+  await bob.getByTestId(`my-game-${room}`).waitFor();
+  assert.deepEqual(await myGame(bob, room), { state: 'their-turn', text: 'À ton adversaire de jouer' });
+  assert.match(await bob.getByTestId(`my-game-${room}`).textContent(), /tu joues la Marshall · contre Ada · partie 1/);
+  // A spectator holds no seat: nothing to list.
+  await carol.goto(server.url);
+  await carol.getByTestId('create-form').waitFor();
+  assert.equal(await carol.getByTestId('my-games').count(), 0);
+  await checkAxe(bob, 'landing with my games');
+
+  // Back to the game from the list; the Fugitive resigns; the list says how it ended.
+  await alice.getByTestId(`my-game-${room}`).locator('a').click();
+  await alice.getByTestId('room').waitFor();
+  assert.equal((await readTable(alice)).viewer, 'fugitive');
+  await resignNow(alice);
+  await bob.reload();
+  await bob.getByTestId(`my-game-${room}`).waitFor();
+  const ended = await myGame(bob, room);
+  assert.equal(ended.state, 'won');
+  assert.match(ended.text, /^Tu as gagné\./);
+  await alice.goto(server.url);
+  await alice.getByTestId(`my-game-${room}`).waitFor();
+  assert.equal((await myGame(alice, room)).state, 'lost');
+  await shot(bob, 'around-my-games');
+  for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
+});

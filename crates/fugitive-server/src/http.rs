@@ -364,6 +364,9 @@ async fn room_summary(
         "over": summary.over,
         "rules": summary.rules,
         "turn_clock_secs": summary.turn_clock_secs,
+        "to_move": summary.to_move,
+        "outcome": summary.outcome,
+        "names": summary.names,
     })))
 }
 

@@ -232,8 +232,12 @@ impl Room {
                 let _ = reply.send(answer);
             }
             Command::Summary { reply } => {
+                let status = self.status();
                 let _ = reply.send(Summary {
-                    seats: self.status().seats,
+                    seats: status.seats,
+                    to_move: self.game.to_move(),
+                    outcome: self.game.outcome(),
+                    names: status.names,
                     game: self.game_number,
                     over: self.game.is_over(),
                     rules: self.rules,

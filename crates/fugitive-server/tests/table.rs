@@ -232,3 +232,20 @@ async fn a_best_of_3_series_counts_by_seat_and_ends() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_summary_says_whose_turn_it_is_and_how_the_game_ended() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
+    let path = format!("/api/rooms/{}", table.seats.room);
+    let (status, summary) = server.http("GET", &path, None).await;
+    assert_eq!(status, 200);
+    assert_eq!((summary["to_move"].clone(), summary["outcome"].clone()), (json!("fugitive"), Value::Null));
+    assert_eq!(summary["names"], json!({ "fugitive": null, "marshal": null }));
+    resign(&mut table.marshal).await;
+    let (_, summary) = server.http("GET", &path, None).await;
+    assert_eq!(summary["to_move"], Value::Null);
+    assert_eq!(summary["outcome"], json!({ "winner": "fugitive", "reason": "resignation" }));
+    server.stop().await;
+}

@@ -64,6 +64,12 @@ pub struct Summary {
     pub rules: RuleOptions,
     /// Seconds per turn, if the room has a clock.
     pub turn_clock_secs: Option<u64>,
+    /// Who is to move in the current game (`None` once it is over).
+    pub to_move: Option<Role>,
+    /// How the current game ended, once it has.
+    pub outcome: Option<fugitive_core::Outcome>,
+    /// The players' names, by role.
+    pub names: ByRole<Option<String>>,
 }
 
 /// A request from a seated socket.
