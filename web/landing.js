@@ -10,7 +10,9 @@ const CLOCKS = [
   ['', 'clock.none'],
   ['60', 'clock.minute'],
   ['300', 'clock.fiveMinutes'],
+  ['3600', 'clock.hour'],
   ['86400', 'clock.day'],
+  ['259200', 'clock.threeDays'],
 ];
 
 const EVENT_VARIANTS = ['off', 'random', 'discovery', 'helpful:fugitive', 'helpful:marshal', 'catchup'];

@@ -334,7 +334,69 @@ class RoomPage {
     if (this.inspected !== null && (view.trail[this.inspected]?.face_up ?? true)) this.inspected = null;
     this.tell(before, msg);
     this.sound(before, msg);
+    this.alertTurn(before, msg);
     this.render();
+  }
+
+  /// When it becomes this player's turn while the tab is hidden (a slow game, played over a day):
+  /// a browser notification if the player allowed them, and the tab's title flashes until the tab
+  /// is seen again.
+  alertTurn(before, msg) {
+    const view = msg.view;
+    if (!before || view.viewer === 'spectator' || view.outcome) return;
+    const mineNow = toMove(view.phase) === view.viewer;
+    const mineBefore = before.game === msg.game && toMove(before.view.phase) === before.view.viewer;
+    if (!mineNow || mineBefore || document.visibilityState === 'visible') return;
+    if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+      try {
+        new Notification(t('notify.yourTurn'), { body: t(`seat.role.${view.viewer}`), tag: `fugitive-${this.room}` });
+      } catch {
+        // Some browsers only notify from a service worker: the title still flashes.
+      }
+    }
+    if (this.flashing) return;
+    let on = false;
+    this.flashing = setInterval(() => {
+      on = !on;
+      document.title = on ? `● ${t('notify.yourTurn')}` : `${t('title.room')} — Fugitive`;
+      document.documentElement.dataset.titleFlash = 'true';
+    }, 1000);
+    const stop = () => {
+      if (document.visibilityState !== 'visible') return;
+      clearInterval(this.flashing);
+      this.flashing = null;
+      delete document.documentElement.dataset.titleFlash;
+      document.removeEventListener('visibilitychange', stop);
+      this.render();
+    };
+    document.addEventListener('visibilitychange', stop);
+  }
+
+  /// Asks for the browser's permission to notify, in a game with a long turn clock.
+  notifyOffer() {
+    const { view, room } = this.msg;
+    if (view.viewer === 'spectator' || view.outcome || !room.clock || room.clock.turn_secs < 3600) return null;
+    if (typeof Notification === 'undefined') return null;
+    if (Notification.permission === 'granted')
+      return h('p', { class: 'notify-on', 'data-testid': 'notify-on' }, t('notify.on'));
+    if (Notification.permission !== 'default') return null;
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: 'quiet',
+        'data-testid': 'notify-enable',
+        onclick: async () => {
+          try {
+            await Notification.requestPermission();
+          } catch {
+            // Refused or unsupported: the title flash remains.
+          }
+          this.render();
+        },
+      },
+      t('notify.enable'),
+    );
   }
 
   /// The optional sounds: your turn, a hideout found, the Manhunt, the end.
@@ -389,7 +451,7 @@ class RoomPage {
     const kept = old ? old.scrollTop : 0;
     replace(this.root, this.msg ? this.table() : this.waiting());
     const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
-    document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
+    if (!this.flashing) document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
     const log = this.root.querySelector('.log');
     if (log) log.scrollTop = follow ? log.scrollHeight : kept;
   }
@@ -478,6 +540,7 @@ class RoomPage {
         renderSeats(view, room, me === 'spectator' ? null : me, this.deadline),
         this.spectatorLine(),
         this.seriesLine(),
+        this.notifyOffer(),
         h('p', { class: ['status', mover === me ? 'mine' : null], 'data-testid': 'status' }, status),
         this.lastMoveLine(recent),
         over ? this.gameOver() : null,

@@ -378,8 +378,15 @@ export function renderSeats(view, room, me, deadline) {
 /// Time left on a turn clock, as m:ss (or h:mm:ss).
 export function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const [days, hours, minutes, seconds] = [
+    Math.floor(total / 86400),
+    Math.floor(total / 3600) % 24,
+    Math.floor(total / 60) % 60,
+    total % 60,
+  ];
   const two = (n) => String(n).padStart(2, '0');
+  // A slow game's clock (issue 13): days, then h:mm:ss.
+  if (days) return `${days}d ${hours}:${two(minutes)}:${two(seconds)}`;
   return hours ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
 }
 

@@ -303,3 +303,81 @@ test('"My games" lists the rooms this browser holds a seat in, with whose turn i
   await shot(bob, 'around-my-games');
   for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
 });
+
+/// A player whose browser records notifications instead of showing them, and whose tab can be
+/// "hidden" (`window.__hide()`), as when the player is away from a slow game.
+async function awayPlayer(locale) {
+  const page = await newPlayer(browser, { locale });
+  await page.context().addInitScript(() => {
+    window.__notes = [];
+    let permission = 'default';
+    class FakeNotification {
+      constructor(title, options) {
+        window.__notes.push({ title, body: options?.body });
+      }
+      static get permission() {
+        return permission;
+      }
+      static async requestPermission() {
+        permission = 'granted';
+        return permission;
+      }
+    }
+    window.Notification = FakeNotification;
+    let hidden = false;
+    Object.defineProperty(document, 'visibilityState', { get: () => (hidden ? 'hidden' : 'visible') });
+    Object.defineProperty(document, 'hidden', { get: () => hidden });
+    window.__hide = (value) => {
+      hidden = value;
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+  });
+  return page;
+}
+
+test('a slow game: a days-long turn clock, a notification and a title flash when it becomes your turn', async () => {
+  const alice = await awayPlayer('en-US');
+  const { invite, spectate } = await createRoom(alice, server.url, 'fugitive', { clock: '259200' });
+  const bob = await awayPlayer('fr-FR');
+  await bob.goto(invite);
+  await bob.getByTestId('room').waitFor();
+  const carol = await newPlayer(browser, { locale: 'de-DE' });
+  await carol.goto(spectate);
+  await carol.getByTestId('clock').waitFor();
+  // Three days per turn, counted in days.
+  assert.match(await carol.getByTestId('clock').textContent(), /^2d 23:5\d:\d\d$/);
+  assert.equal(await carol.getByTestId('notify-enable').count(), 0, 'spectators are not asked');
+
+  // Bob allows notifications, then leaves the tab.
+  await bob.getByTestId('notify-enable').click();
+  await bob.getByTestId('notify-on').waitFor();
+  await bob.evaluate(() => window.__hide(true));
+  // Alice opens: one hideout, then she ends her turn: it becomes Bob's.
+  await waitForTurn(alice, 'opening');
+  const hideout = Math.min(...(await readTable(alice)).hand.filter((c) => c >= 1 && c <= 3));
+  await place(alice, hideout);
+  await alice.getByTestId('end-turn').click();
+  await bob.waitForFunction(() => window.__notes.length === 1);
+  assert.deepEqual(await bob.evaluate(() => window.__notes), [
+    { title: 'À toi de jouer à Fugitive', body: 'Tu joues la Marshall.' },
+  ]);
+  // The title flashes while the tab is hidden, and stops once it is seen.
+  await bob.waitForFunction(() => document.title.startsWith('● À toi de jouer à Fugitive'));
+  await bob.waitForFunction(() => !document.title.startsWith('●'));
+  await bob.evaluate(() => window.__hide(false));
+  await bob.waitForFunction(() => document.documentElement.dataset.titleFlash === undefined);
+  assert.match(await bob.title(), /^● /, 'the normal title still says it is his turn');
+
+  // Without permission the title flashes all the same: Alice never allowed notifications.
+  await alice.evaluate(() => window.__hide(true));
+  await waitForTurn(bob, 'draw');
+  await bob.getByTestId('deck-1').click();
+  await bob.getByTestId('deck-1').click();
+  await waitForTurn(bob, 'guess');
+  await bob.getByTestId('number-41').click();
+  await bob.getByTestId('guess').click();
+  if (await bob.getByTestId('guess-anyway').count()) await bob.getByTestId('guess-anyway').click();
+  await alice.waitForFunction(() => document.documentElement.dataset.titleFlash === 'true');
+  assert.deepEqual(await alice.evaluate(() => window.__notes), []);
+  for (const page of [alice, bob, carol]) assert.deepEqual(page.errors, []);
+});

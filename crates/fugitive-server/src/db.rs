@@ -441,8 +441,11 @@ impl Db {
     /// # Errors
     /// On a database failure.
     pub async fn expire_rooms(&self, cutoff: i64) -> Result<Vec<Uuid>, DbError> {
+        // A room whose turn clock still runs is not idle: the player to move has until its end
+        // (a slow game's clock may be days, longer than the idle time).
         let ids: Vec<String> = sqlx::query_scalar(
-            "SELECT id FROM rooms WHERE touched_at < $1 AND EXISTS \
+            "SELECT id FROM rooms WHERE touched_at < $1 \
+             AND (turn_clock_secs IS NULL OR touched_at + turn_clock_secs * 1000 < $1) AND EXISTS \
              (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL)",
         )
         .bind(cutoff)

@@ -257,8 +257,8 @@ async fn create_room(
     app.limiter.check(&headers, peer).map_err(AppError::RateLimited)?;
     let request: CreateRoom = json_body(body)?;
     if let Some(secs) = request.turn_clock_secs {
-        if !(1..=86_400).contains(&secs) {
-            return Err(AppError::BadRequest("turn_clock_secs is 1 to 86400, or null".into()));
+        if !(1..=crate::table::MAX_TURN_CLOCK_SECS).contains(&secs) {
+            return Err(AppError::BadRequest("turn_clock_secs is 1 to 604800 (7 days), or null".into()));
         }
     }
     if let Some(n) = request.best_of {

@@ -209,6 +209,9 @@ pub struct ChatWire<'a> {
     pub at: i64,
 }
 
+/// The longest turn clock: 7 days, for games played over days (issue 13).
+pub const MAX_TURN_CLOCK_SECS: u64 = 7 * 24 * 3600;
+
 /// The series lengths a room may be created with.
 pub const BEST_OF: [u64; 2] = [3, 5];
 

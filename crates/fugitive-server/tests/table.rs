@@ -249,3 +249,22 @@ async fn the_summary_says_whose_turn_it_is_and_how_the_game_ended() {
     assert_eq!(summary["outcome"], json!({ "winner": "fugitive", "reason": "resignation" }));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_slow_game_with_a_days_long_clock_is_not_expired_while_the_clock_runs() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--room-idle-ttl", "1s", "--expiry-interval", "200ms"]).await;
+    let (status, body) =
+        server.http("POST", "/api/rooms", Some(&json!({ "turn_clock_secs": 604_801 }))).await;
+    assert_eq!(status, 400, "{body}");
+    let slow = Table::open(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 3 * 86_400 })).await;
+    let clock = &room_of(&slow.fugitive)["clock"];
+    assert_eq!((clock["turn_secs"].clone(), clock["role"].clone()), (json!(259_200), json!("fugitive")));
+    // A room without a clock, idle as long, expires in the same sweeps; the slow one stays.
+    let idle = common::create_room(server.addr, json!({})).await;
+    let mut watcher = Client::join(server.addr, &idle.room, None).await;
+    assert_eq!(watcher.closed().await, Some(4004));
+    let (status, summary) = server.http("GET", &format!("/api/rooms/{}", slow.seats.room), None).await;
+    assert_eq!((status, summary["turn_clock_secs"].clone()), (200, json!(259_200)));
+    server.stop().await;
+}
