@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
 use fugitive_core::{Action, Game, View, Viewer};
-use rand::Rng;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{Notepad, NotepadCandidate, NotepadPosition};
@@ -48,8 +49,10 @@ pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Notepa
 ///
 /// A bot's move that the view's legal actions do not allow (a bot bug) is replaced by a random
 /// legal one and logged, so the game goes on instead of waiting for a move that never comes.
-pub fn think(level: Level, view: View) -> Option<Action> {
-    let seed = rand::rng().random();
+///
+/// `seed` makes its choices reproducible (`--deal-seed`); `None` picks a fresh one.
+pub fn think(level: Level, view: View, seed: Option<u64>) -> Option<Action> {
+    let seed = seed.unwrap_or_else(|| rand::rng().random());
     let legal = view.legal_actions();
     let action = match view.viewer {
         Viewer::Fugitive => FugitiveBot::new(level, seed).act(&FugitiveView::new(view).ok()?),
@@ -65,7 +68,7 @@ pub fn think(level: Level, view: View) -> Option<Action> {
                 "the computer opponent chose no legal move; it plays a random one"
             );
             crate::metrics::error("bot_illegal_move");
-            legal.sample(&mut rand::rng())
+            legal.sample(&mut StdRng::seed_from_u64(seed))
         }
     }
 }

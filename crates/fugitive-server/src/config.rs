@@ -109,6 +109,14 @@ pub struct Config {
     /// it feels like a player; tests set it near 0.
     #[arg(long, env = "FUGITIVE_BOT_PAUSE", default_value = "900ms", value_parser = humantime::parse_duration)]
     pub bot_pause: Duration,
+
+    /// For tests and for operators reproducing a game, never for a public server: deal every
+    /// game from this number instead of a fresh random seed (game n of every room gets the same
+    /// deal: `fugitive_server::rooms::deal(seed, n)`), and the computer opponent's choices follow
+    /// from it too. Only the server's operator sets it; no client can set or see it (a game's
+    /// seed is public only once the game is over, as always).
+    #[arg(long, env = "FUGITIVE_DEAL_SEED")]
+    pub deal_seed: Option<u64>,
 }
 
 /// How log lines are written.
