@@ -859,7 +859,7 @@ mod tests {
         let room = rooms.get(created.room).await.unwrap();
         let (queue, _frames) = mpsc::channel(64);
         let (kick, _kicked) = oneshot::channel();
-        let socket = room.join(Some(created.token), queue, kick).await.unwrap().unwrap();
+        let socket = room.join(Some(created.token), None, queue, kick).await.unwrap().unwrap();
         let place =
             SeatRequest::Action(Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY });
 
