@@ -47,7 +47,7 @@ use tokio::sync::{Semaphore, watch};
 pub use config::Config;
 
 use crate::config::Origins;
-use crate::db::{Db, DbError};
+use crate::db::{CommitOptions, Db, DbError};
 use crate::http::AppState;
 use crate::limit::RoomLimiter;
 use crate::room::RoomLimits;
@@ -82,7 +82,12 @@ pub async fn run(
     config.max_sockets = cap_sockets(config.max_sockets);
     let database = without_password(&config.database_url);
     tracing::info!(%database, web_dir = %config.web_dir.display(), max_sockets = config.max_sockets, "starting");
-    let db = Db::connect(&config.database_url).await?;
+    let commit = CommitOptions {
+        max_batch: usize::try_from(config.max_commit_batch).unwrap_or(usize::MAX),
+        max_queue: usize::try_from(config.max_commit_queue).unwrap_or(usize::MAX),
+        ..CommitOptions::default()
+    };
+    let db = Db::connect_with(&config.database_url, commit).await?;
     let limits = RoomLimits {
         max_sockets: config.max_sockets_per_room,
         unload_after: config.room_unload_after,

@@ -18,7 +18,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::computer::{self, Computer};
-use crate::db::{Db, StoredAction, StoredRoom, now_ms};
+use crate::db::{Db, DbError, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
 use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
@@ -316,13 +316,18 @@ impl Room {
         match self.commit(record).await {
             Ok(Ok(())) => (Reply::ok(seq), Memo::Accepted),
             Ok(Err(error)) => (Reply::error(Some(seq), error.code(), error.to_string()), Memo::Refused),
-            Err(()) => (unavailable(seq), Memo::Forget),
+            Err(DbError::Overloaded) => (overloaded(seq), Memo::Forget),
+            Err(_) => (unavailable(seq), Memo::Forget),
         }
     }
 
     /// Applies an action to a copy of the game, stores it, and only then makes it the game and
-    /// tells everyone. `Err(())` when the database failed (nothing changed).
-    async fn commit(&mut self, record: StoredAction) -> Result<Result<(), fugitive_core::ActionError>, ()> {
+    /// tells everyone. `Err` when the database failed or refused it for overload (nothing
+    /// changed).
+    async fn commit(
+        &mut self,
+        record: StoredAction,
+    ) -> Result<Result<(), fugitive_core::ActionError>, DbError> {
         let mut next = self.game.clone();
         if let Err(error) = next.apply(record.role, record.action) {
             return Ok(Err(error));
@@ -331,8 +336,11 @@ impl Room {
         if let Err(error) =
             self.db.append_action(self.id, self.game_number, number, &record, next.is_over()).await
         {
-            tracing::error!(room = %self.id, %error, "could not store an action");
-            return Err(());
+            match error {
+                DbError::Overloaded => tracing::debug!(room = %self.id, "the commit queue is full"),
+                _ => tracing::error!(room = %self.id, %error, "could not store an action"),
+            }
+            return Err(error);
         }
         let before = self.game.to_move();
         self.game = next;
@@ -545,6 +553,13 @@ fn kick(socket: &mut Socket, why: Kick) {
 
 fn unavailable(seq: u64) -> Reply {
     Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; nothing changed, try again")
+}
+
+/// The commit queue is full: the server is busy. Retries spread over a quarter to half a second.
+fn overloaded(seq: u64) -> Reply {
+    let retry_after_ms = 250 + rand::random_range(0..250);
+    let message = "the server is busy; nothing changed, try again shortly with the same seq";
+    Reply::retry_after(seq, code::UNAVAILABLE, message, retry_after_ms)
 }
 
 /// The computer opponent's answer; a thinking task that died answers nothing.
