@@ -6,6 +6,7 @@ import { showLanding } from './landing.js';
 import { showRoom } from './room.js';
 import { renderHowto } from './howto.js';
 import { replace, h } from './dom.js';
+import { soundOn, setSound, onSoundChange } from './sound.js';
 
 const ROOM_PATH = /^\/room\/([0-9a-fA-F-]{36})\/?$/;
 
@@ -14,6 +15,13 @@ function header() {
   document.querySelector('.skip').textContent = t('nav.skip');
   document.getElementById('howto-open').textContent = t('nav.howto');
   document.getElementById('lang-label').textContent = t('nav.language');
+  const sound = document.getElementById('sound');
+  sound.replaceChildren(
+    h('span', { class: 'sound-icon', 'aria-hidden': 'true' }, '♪'),
+    h('span', { class: 'sound-word' }, t('sound.label')),
+  );
+  sound.title = t(soundOn() ? 'sound.on' : 'sound.off');
+  sound.setAttribute('aria-pressed', String(soundOn()));
   const select = document.getElementById('lang');
   replace(
     select,
@@ -39,6 +47,8 @@ function setUpHeader() {
   dialog.addEventListener('click', (e) => {
     if (e.target === dialog) dialog.close();
   });
+  document.getElementById('sound').addEventListener('click', () => setSound(!soundOn()));
+  onSoundChange(() => header());
   onLanguageChange(() => {
     header();
     if (dialog.open) fill();

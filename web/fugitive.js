@@ -112,11 +112,11 @@ export function renderHand(view, legal, selection, onToggle) {
               class: ['hand-card', role],
               'data-testid': `hand-${card}`,
               'aria-pressed': role !== null,
-              'aria-label': `${t('card.label', { card, value: sprintValue(card) })}${tag ? ` — ${tag}` : ''}`,
               onclick: () => onToggle(card),
             },
             face,
-            h('span', { class: 'tag', 'aria-hidden': 'true' }, tag ?? ''),
+            h('span', { class: 'visually-hidden' }, `, ${t('card.sprintValue', { value: sprintValue(card) })}`),
+            h('span', { class: 'tag' }, tag ?? ''),
           ),
         );
       }),

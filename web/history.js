@@ -7,6 +7,15 @@ import { cardName } from './events.js';
 
 const RANGES = { 1: [4, 14], 2: [15, 28], 3: [29, 41] };
 
+/// Why a game ended, in words; time and resignation name the loser ("you" for the viewer).
+export function reasonText(outcome, viewer) {
+  if (outcome.reason === 'time_out' || outcome.reason === 'resignation') {
+    const loser = outcome.winner === 'fugitive' ? 'marshal' : 'fugitive';
+    return t(`reason.${outcome.reason}.${viewer === loser ? 'you' : loser}`);
+  }
+  return t(`reason.${outcome.reason}`);
+}
+
 /// One history entry as a sentence, for `viewer` ("you" for their own moves).
 export function describe(event, viewer) {
   const mine = (role) => viewer === role;
@@ -51,7 +60,7 @@ export function describe(event, viewer) {
     case 'timed_out':
       return t(mine(event.role) ? 'log.timedOutYou' : 'log.timedOut', { who: subject(event.role) });
     case 'game_over':
-      return `${t(`over.wins.${event.outcome.winner}`)} ${t(`reason.${event.outcome.reason}`)}`;
+      return `${t(`over.wins.${event.outcome.winner}`)} ${reasonText(event.outcome, viewer)}`;
     default:
       return describeEvent(event, viewer);
   }
@@ -148,7 +157,7 @@ export function renderHistory(view) {
     { class: 'history', 'aria-labelledby': 'history-title' },
     h('h2', { id: 'history-title' }, t('log.title')),
     entries.length
-      ? h('ol', { class: 'log', 'data-testid': 'log' }, entries)
+      ? h('ol', { class: 'log', 'data-testid': 'log', tabindex: 0, 'aria-labelledby': 'history-title' }, entries)
       : h('p', { class: 'empty', 'data-testid': 'log' }, t('log.empty')),
   );
 }

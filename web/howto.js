@@ -1,6 +1,8 @@
 // "How to play": a short summary of ../shared/RULES.md in the three languages of the rulebooks.
 
-import { h } from './dom.js';
+import { h, sprintValue } from './dom.js';
+import { cardFace, cardBack } from './table.js';
+import { renderEventCard } from './events.js';
 import { t, language } from './i18n.js';
 
 const TEXT = {
@@ -96,6 +98,53 @@ const TEXT = {
   ],
 };
 
+/// A few cards in a row, as on the table.
+const row = (...items) => h('div', { class: 'howto-row', 'aria-hidden': 'true' }, items);
+const arrow = (text = '→') => h('span', { class: 'howto-arrow' }, text);
+const under = (hideout, sprints) =>
+  h(
+    'span',
+    { class: 'howto-stack' },
+    cardFace(hideout),
+    h(
+      'span',
+      { class: 'sprints' },
+      sprints.map((c) =>
+        h('span', { class: 'chip mini-card' }, c, h('span', { class: 'mini-value' }, `+${sprintValue(c)}`)),
+      ),
+    ),
+  );
+const chips = (numbers, cls) => numbers.map((n) => h('span', { class: ['howto-number', cls] }, n));
+
+/// The drawn examples, each a picture and a sentence.
+const PICTURES = {
+  keys: () => row(cardFace(7), cardFace(10), cardFace(42)),
+  sprint: () => row(cardFace(8), arrow(t('howto.sprint.gap')), under(14, [12, 5])),
+  guess: () =>
+    h(
+      'div',
+      { class: 'howto-guess', 'aria-hidden': 'true' },
+      row(chips([9, 17], 'right'), arrow(), cardFace(9), cardFace(17)),
+      row(chips([9, 20], 'wrong'), arrow(), cardBack(), cardBack()),
+    ),
+  manhunt: () => row(cardBack(), cardBack(), cardFace(42), arrow(), chips([31], 'right'), chips([35], 'wrong')),
+  events: () => h('div', { class: 'howto-row' }, renderEventCard('F3'), renderEventCard('M4')),
+  pass: () => row(h('span', { class: 'howto-word' }, t('place.pass')), arrow('+'), cardBack()),
+};
+
+function figure(id) {
+  return h(
+    'figure',
+    { class: 'howto-figure', 'data-testid': `howto-${id}` },
+    PICTURES[id](),
+    h('figcaption', {}, h('strong', {}, t(`howto.${id}.title`)), ' ', t(`howto.${id}.text`)),
+  );
+}
+
+// The picture that follows each section of TEXT (by index): the cards, a sprint, a guess, the
+// Manhunt; the event cards and the pass bonus close the walkthrough.
+const AFTER = { 1: 'keys', 3: 'sprint', 4: 'guess', 5: 'manhunt' };
+
 export function renderHowto(onClose) {
   const sections = TEXT[language()] ?? TEXT.en;
   return h(
@@ -111,6 +160,9 @@ export function renderHowto(onClose) {
         t('howto.close'),
       ),
     ),
-    sections.map(([title, text]) => h('section', {}, h('h3', {}, title), h('p', {}, text))),
+    sections.map(([title, text], i) =>
+      h('section', {}, h('h3', {}, title), h('p', {}, text), AFTER[i] ? figure(AFTER[i]) : null),
+    ),
+    h('section', {}, h('h3', {}, t('howto.options')), figure('events'), figure('pass')),
   );
 }

@@ -21,17 +21,16 @@ export function showLanding(root) {
     bonus: false,
     clock: '',
     events: 'off',
-    opponent: 'person',
     level: 'easy',
     assist: false,
   };
   let created = null;
   let error = null;
-  let busy = false;
+  let busy = null; // the opponent of the game being created
+  let optionsOpen = false;
 
-  async function create(event) {
-    event.preventDefault();
-    busy = true;
+  async function create(opponent) {
+    busy = opponent;
     error = null;
     render();
     const body = {
@@ -42,7 +41,7 @@ export function showLanding(root) {
         ...(form.events === 'off' ? {} : { events: form.events }),
       },
       turn_clock_secs: form.clock ? Number(form.clock) : null,
-      opponent: form.opponent === 'computer' ? { bot: form.level } : 'human',
+      opponent: opponent === 'computer' ? { bot: form.level } : 'human',
       notepad_assist: form.assist,
     };
     try {
@@ -53,17 +52,22 @@ export function showLanding(root) {
       });
       const json = await res.json();
       if (!res.ok) throw new Error(json.message ?? json.error ?? res.statusText);
-      created = json;
       try {
         localStorage.setItem(seatKey(json.room), json.token);
         localStorage.setItem(shareKey(json.room), JSON.stringify(json.links));
       } catch {
         // Without storage the seat link still works.
       }
+      // Against the computer there is nobody to invite: straight to the table.
+      if (opponent === 'computer') {
+        location.assign(json.links.seat);
+        return;
+      }
+      created = json;
     } catch (e) {
       error = t('landing.error', { message: e.message });
     }
-    busy = false;
+    busy = null;
     render();
   }
 
@@ -82,16 +86,55 @@ export function showLanding(root) {
     );
   }
 
-  function createForm() {
+  function checkbox(id, checked, label, help, onchange) {
     return h(
-      'form',
-      { class: 'create', onsubmit: create, 'data-testid': 'create-form' },
-      h('h2', {}, t('landing.create')),
+      'label',
+      { class: 'choice', for: id },
+      h('input', { type: 'checkbox', id, checked, 'data-testid': id, onchange }),
+      h(
+        'span',
+        { class: 'choice-text' },
+        h('span', { class: 'choice-label' }, label),
+        h('span', { class: 'help' }, help),
+      ),
+    );
+  }
+
+  function select(id, label, value, options, onchange) {
+    return h(
+      'label',
+      { class: 'select-row', for: id },
+      h('span', { class: 'select-label' }, label),
+      h(
+        'select',
+        { id, 'data-testid': id, onchange: (e) => onchange(e.target.value) },
+        options.map(([v, text]) => h('option', { value: v, selected: value === v }, text)),
+      ),
+    );
+  }
+
+  function options() {
+    return h(
+      'details',
+      {
+        class: 'options',
+        'data-testid': 'options',
+        open: optionsOpen,
+        ontoggle: (e) => {
+          optionsOpen = e.target.open;
+        },
+      },
+      h(
+        'summary',
+        { 'data-testid': 'options-toggle' },
+        t('landing.options'),
+        h('span', { class: 'help' }, ` — ${summary()}`),
+      ),
       h(
         'fieldset',
         {},
         h('legend', {}, t('landing.role')),
-        ['fugitive', 'marshal', 'random'].map((role) =>
+        ['random', 'fugitive', 'marshal'].map((role) =>
           radio(
             'role',
             role,
@@ -107,59 +150,19 @@ export function showLanding(root) {
       h(
         'fieldset',
         {},
-        h('legend', {}, t('landing.opponent')),
-        ['person', 'computer'].map((opponent) =>
-          radio(
-            'opponent',
-            opponent,
-            form.opponent === opponent,
-            t(`landing.opponent.${opponent}`),
-            t(`landing.opponent.${opponent}Help`),
-            () => {
-              form.opponent = opponent;
-              render();
-            },
-          ),
+        h('legend', {}, t('landing.computer')),
+        select(
+          'level',
+          t('landing.level'),
+          form.level,
+          ['easy', 'hard'].map((level) => [level, t(`level.${level}`)]),
+          (v) => {
+            form.level = v;
+          },
         ),
-        form.opponent === 'computer'
-          ? h(
-              'label',
-              { class: 'select-row', for: 'level' },
-              h('span', { class: 'help' }, t('landing.level')),
-              h(
-                'select',
-                {
-                  id: 'level',
-                  'data-testid': 'level',
-                  onchange: (e) => {
-                    form.level = e.target.value;
-                  },
-                },
-                ['easy', 'hard'].map((level) =>
-                  h('option', { value: level, selected: form.level === level }, t(`level.${level}`)),
-                ),
-              ),
-            )
-          : null,
-        h(
-          'label',
-          { class: 'choice', for: 'notepad-assist' },
-          h('input', {
-            type: 'checkbox',
-            id: 'notepad-assist',
-            checked: form.assist,
-            'data-testid': 'notepad-assist',
-            onchange: (e) => {
-              form.assist = e.target.checked;
-            },
-          }),
-          h(
-            'span',
-            { class: 'choice-text' },
-            h('span', { class: 'choice-label' }, t('landing.assist')),
-            h('span', { class: 'help' }, t('landing.assistHelp')),
-          ),
-        ),
+        checkbox('notepad-assist', form.assist, t('landing.assist'), t('landing.assistHelp'), (e) => {
+          form.assist = e.target.checked;
+        }),
       ),
       h(
         'fieldset',
@@ -170,25 +173,9 @@ export function showLanding(root) {
             form.opening = opening;
           }),
         ),
-        h(
-          'label',
-          { class: 'choice', for: 'pass-bonus' },
-          h('input', {
-            type: 'checkbox',
-            id: 'pass-bonus',
-            checked: form.bonus,
-            'data-testid': 'pass-bonus',
-            onchange: (e) => {
-              form.bonus = e.target.checked;
-            },
-          }),
-          h(
-            'span',
-            { class: 'choice-text' },
-            h('span', { class: 'choice-label' }, t('rules.pass_bonus')),
-            h('span', { class: 'help' }, t('rules.pass_bonus.help')),
-          ),
-        ),
+        checkbox('pass-bonus', form.bonus, t('rules.pass_bonus'), t('rules.pass_bonus.help'), (e) => {
+          form.bonus = e.target.checked;
+        }),
       ),
       h(
         'fieldset',
@@ -204,29 +191,48 @@ export function showLanding(root) {
         'fieldset',
         {},
         h('legend', {}, t('landing.clock')),
-        h(
-          'label',
-          { class: 'select-row', for: 'clock' },
-          h('span', { class: 'help' }, t('landing.clockHelp')),
-          h(
-            'select',
-            {
-              id: 'clock',
-              'data-testid': 'clock',
-              onchange: (e) => {
-                form.clock = e.target.value;
-              },
-            },
-            CLOCKS.map(([secs, key]) => h('option', { value: secs, selected: form.clock === secs }, t(key))),
-          ),
+        select(
+          'clock',
+          t('landing.clockHelp'),
+          form.clock,
+          CLOCKS.map(([secs, key]) => [secs, t(key)]),
+          (v) => {
+            form.clock = v;
+          },
         ),
       ),
-      error ? h('p', { class: 'alert', role: 'alert' }, error) : null,
+    );
+  }
+
+  /// The defaults in one line, so nobody has to open the options to know what they get.
+  function summary() {
+    return t('landing.defaults', {
+      role: t(form.role === 'random' ? 'landing.randomShort' : `role.${form.role}`),
+      level: t(`level.${form.level}`),
+    });
+  }
+
+  function start() {
+    const big = (opponent, testid, primary) =>
       h(
         'button',
-        { class: 'primary big', type: 'submit', disabled: busy, 'data-testid': 'create' },
-        busy ? t('landing.creating') : t('landing.submit'),
-      ),
+        {
+          type: 'button',
+          class: ['start', primary ? 'primary' : null],
+          'data-testid': testid,
+          disabled: busy !== null,
+          onclick: () => create(opponent),
+        },
+        h('span', { class: 'start-title' }, busy === opponent ? t('landing.creating') : t(`landing.start.${opponent}`)),
+        h('span', { class: 'start-help' }, t(`landing.start.${opponent}Help`)),
+      );
+    return h(
+      'section',
+      { class: 'create', 'data-testid': 'create-form', 'aria-labelledby': 'create-title' },
+      h('h2', { id: 'create-title', class: 'visually-hidden' }, t('landing.create')),
+      h('div', { class: 'starts' }, big('computer', 'play-computer', true), big('person', 'invite-friend', false)),
+      error ? h('p', { class: 'alert', role: 'alert' }, error) : null,
+      options(),
     );
   }
 
@@ -248,7 +254,7 @@ export function showLanding(root) {
                 t('share.go'),
               ),
             )
-          : createForm(),
+          : start(),
       ),
     );
   }
@@ -257,38 +263,65 @@ export function showLanding(root) {
   render();
 }
 
-/// The invitation and spectator links with copy buttons.
+/// The invitation and the spectator link: labelled and styled differently ("for your opponent",
+/// "for anyone watching"), shown whole, with a copy button and the system share sheet where the
+/// browser has one.
 export function renderShare(links, role) {
-  const row = (kind, path, help) => {
+  const row = (kind, path) => {
     const url = new URL(path, location.origin).href;
-    const input = h('input', {
-      type: 'text',
+    const field = h('textarea', {
       readonly: true,
-      value: url,
+      rows: 2,
       id: `link-${kind}`,
+      class: 'link-text',
       'data-testid': `link-${kind}`,
+      spellcheck: 'false',
       onfocus: (e) => e.target.select(),
     });
+    field.value = url;
     const button = h(
       'button',
-      { type: 'button', 'data-testid': `copy-${kind}`, onclick: () => copy(url, button) },
+      {
+        type: 'button',
+        class: kind === 'invite' ? 'primary' : null,
+        'data-testid': `copy-${kind}`,
+        onclick: () => copy(url, button),
+      },
       t('share.copy'),
     );
+    const share =
+      typeof navigator !== 'undefined' && navigator.share
+        ? h(
+            'button',
+            {
+              type: 'button',
+              'data-testid': `share-${kind}`,
+              onclick: () => navigator.share({ title: 'Fugitive', text: t(`share.${kind}Text`), url }).catch(() => {}),
+            },
+            t('share.share'),
+          )
+        : null;
     return h(
       'div',
-      { class: 'link-row' },
-      h('label', { for: `link-${kind}` }, t(`share.${kind}`)),
-      h('div', { class: 'link-field' }, input, button),
-      h('p', { class: 'help' }, help),
+      { class: ['link-card', kind], 'data-testid': `link-card-${kind}` },
+      h(
+        'label',
+        { for: `link-${kind}`, class: 'link-label' },
+        h('span', { class: 'link-kind' }, t(`share.${kind}`)),
+        h('span', { class: 'link-for' }, t(`share.${kind}For`)),
+      ),
+      h('p', { class: 'help' }, t(`share.${kind}Help`)),
+      field,
+      h('div', { class: 'buttons' }, button, share),
     );
   };
   return h(
     'section',
-    { class: 'share', 'data-testid': 'share' },
-    h('h2', {}, t('share.title')),
+    { class: 'share', 'data-testid': 'share', 'aria-labelledby': 'share-title' },
+    h('h2', { id: 'share-title' }, t('share.title')),
     role ? h('p', {}, t(`share.youAre.${role}`)) : null,
-    links.invite ? row('invite', links.invite, t('share.inviteHelp')) : null,
-    row('spectate', links.spectate, t('share.spectateHelp')),
+    links.invite ? row('invite', links.invite) : null,
+    row('spectate', links.spectate),
   );
 }
 

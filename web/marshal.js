@@ -1,7 +1,9 @@
-// The Marshal's guess board, which is also her notepad: numbers 1–41 showing what she holds,
-// what is revealed, what was guessed wrong, and her own marks ("ruled out", "suspect"), kept in
-// localStorage per room and game. Picking numbers and pressing Guess sends one guess; in the
-// Manhunt only one number at a time.
+// The Marshal's guess board, her notebook per trail position and her own marks. In the "guess"
+// mode, picking numbers and pressing Guess sends one guess (in the Manhunt one number at a time);
+// the other modes mark numbers ("ruled out", "suspect"), kept in localStorage per room and game.
+// What is allowed comes from the server's `legal`; what the public record already says about a
+// number (in her hand, face up, guessed alone and wrong) and, with the notepad assist, the
+// server's deduction (`state.notepad`) are only shown, never turned into rules here.
 
 import { h } from './dom.js';
 import { t, list } from './i18n.js';
@@ -25,22 +27,35 @@ export function saveMarks(room, game, marks) {
   }
 }
 
-/// What the public record says about each number.
-function knowledge(view) {
+/// What the public record and the notepad say about each number.
+export function knowledge(view, notepad) {
   const held = new Set(view.hands.marshal.cards ?? []);
   const revealed = new Set(view.trail.filter((p) => p.face_up).map((p) => p.card));
+  // Sprint cards whose numbers are shown on the trail (under found hideouts, or by an event).
+  const sprintsShown = new Set(view.trail.flatMap((p) => p.sprints ?? []));
   const wrong = new Set();
   const doubtful = new Set();
   for (const event of view.history) {
     if (event.type !== 'guessed' || event.right) continue;
-    const target = event.numbers.length === 1 ? wrong : doubtful;
-    for (const n of event.numbers) target.add(n);
+    if (event.numbers.length === 1) wrong.add(event.numbers[0]);
   }
-  return { held, revealed, wrong, doubtful };
+  for (const event of view.history) {
+    if (event.type !== 'guessed' || event.right || event.numbers.length === 1) continue;
+    for (const n of event.numbers) if (!wrong.has(n)) doubtful.add(n);
+  }
+  const shares = assistShares(notepad);
+  const assisted = Boolean(notepad && notepad.trails);
+  const impossible = new Set();
+  for (let n = 1; n <= 41; n += 1) {
+    if (revealed.has(n)) continue;
+    if (held.has(n) || sprintsShown.has(n) || wrong.has(n) || (assisted && !shares.has(n))) impossible.add(n);
+  }
+  return { held, revealed, sprintsShown, wrong, doubtful, shares, assisted, impossible };
 }
 
 /// The notepad assist (room option `notepad_assist`): for each number, the share of the trails
-/// consistent with everything the Marshal has seen on which it is a face-down hideout.
+/// consistent with everything the Marshal has seen on which it is a face-down hideout (at any
+/// position: a trail puts a number at one position at most, so this never passes 100 %).
 export function assistShares(notepad) {
   const shares = new Map();
   if (!notepad || !notepad.trails) return shares;
@@ -58,26 +73,87 @@ export function percentText(share) {
   return percent === 0 ? '<1' : String(percent);
 }
 
-/// `notes`: { mode, selected: Set, marks: {n: mark}, assist }, `assist` being the server's
-/// deduction (`state.notepad`) when the room has the notepad assist. `on`: { pick(n), mode(m),
-/// guess(), clear() }.
+/// The numbers the face-down hideout at `position` can still be, each with its share of that
+/// position (`share` is null without the notepad assist). With the assist they are the server's
+/// candidates; without it, the numbers between the face-up cards around it that the public
+/// record has not excluded.
+export function positionCandidates(view, notepad, position) {
+  if (notepad && notepad.trails) {
+    const entry = notepad.positions.find((p) => p.position === position);
+    return (entry?.candidates ?? [])
+      .map(({ number, trails }) => ({ number, share: trails / notepad.trails }))
+      .sort((a, b) => b.share - a.share || a.number - b.number);
+  }
+  const { impossible, revealed } = knowledge(view, null);
+  const trail = view.trail;
+  let low = 0;
+  for (let i = position - 1; i >= 0; i -= 1) {
+    if (trail[i].card !== null && trail[i].card !== undefined) {
+      low = trail[i].card + (position - i);
+      break;
+    }
+  }
+  // The trail climbs: every face-down card after it needs a higher number (41 at most).
+  let high = 41 - (trail.length - 1 - position);
+  for (let i = position + 1; i < trail.length; i += 1) {
+    if (trail[i].card !== null && trail[i].card !== undefined) {
+      high = Math.min(41, trail[i].card - (i - position));
+      break;
+    }
+  }
+  const numbers = [];
+  for (let n = Math.max(1, low); n <= high; n += 1) if (!impossible.has(n) && !revealed.has(n)) numbers.push(n);
+  return numbers.map((number) => ({ number, share: null }));
+}
+
+/// Why a guess of `numbers` cannot be right, in sentences (empty when it can be).
+export function guessWarnings(view, notepad, numbers) {
+  const k = knowledge(view, notepad);
+  const reasons = [];
+  for (const n of numbers) {
+    if (k.held.has(n)) reasons.push(t('warn.held', { n }));
+    else if (k.sprintsShown.has(n)) reasons.push(t('warn.sprint', { n }));
+    else if (k.wrong.has(n)) reasons.push(t('warn.wrong', { n }));
+    else if (k.assisted && !k.shares.has(n)) reasons.push(t('warn.impossible', { n }));
+  }
+  return reasons;
+}
+
+/// `notes`: { mode, selected: Set, marks: {n: mark}, assist, inspected }, `assist` being the
+/// server's deduction (`state.notepad`) when the room has the notepad assist and `inspected` the
+/// position open in the notebook (its shares replace the board's). `on`: { pick(n), mode(m) }.
 export function renderBoard(view, legal, notes, on) {
-  const { held, revealed, wrong, doubtful } = knowledge(view);
-  const shares = assistShares(notes.assist);
+  const k = knowledge(view, notes.assist);
+  const focus =
+    k.assisted && notes.inspected !== null && notes.inspected !== undefined
+      ? new Map(positionCandidates(view, notes.assist, notes.inspected).map((c) => [c.number, c.share]))
+      : null;
   const guessing = legal?.guess ?? null;
+  const allowed = new Set(guessing?.numbers ?? []);
   const numbers = [];
   for (let n = 1; n <= 41; n += 1) {
-    const states = [
-      held.has(n) ? 'held' : null,
-      revealed.has(n) ? 'revealed' : null,
-      wrong.has(n) ? 'wrong' : doubtful.has(n) ? 'doubtful' : null,
-      notes.marks[n] ?? null,
-      notes.selected.has(n) ? 'selected' : null,
-    ].filter(Boolean);
+    const fact = k.revealed.has(n)
+      ? 'revealed'
+      : k.held.has(n)
+        ? 'held'
+        : k.sprintsShown.has(n)
+          ? 'sprint'
+          : k.wrong.has(n)
+            ? 'wrong'
+            : k.impossible.has(n)
+              ? 'impossible'
+              : k.doubtful.has(n)
+                ? 'doubtful'
+                : null;
+    const states = [fact, notes.marks[n] ?? null, notes.selected.has(n) ? 'selected' : null].filter(Boolean);
+    const share = k.shares.get(n);
+    // With a position open in the notebook, the board shows that position's shares.
+    const shown = focus ? (focus.get(n) ?? null) : (share ?? null);
+    const percent = shown ? percentText(shown) : null;
     const words = states.filter((s) => s !== 'selected').map((s) => t(`board.state.${s}`));
-    const share = shares.get(n);
-    const percent = share ? percentText(share) : null;
-    if (share) words.push(t('board.assist', { percent }));
+    if (shown)
+      words.push(focus ? t('board.assistAt', { percent, n: notes.inspected }) : t('board.assist', { percent }));
+    const inGuess = notes.mode === 'guess';
     numbers.push(
       h(
         'button',
@@ -85,18 +161,18 @@ export function renderBoard(view, legal, notes, on) {
           class: ['number', ...states, share ? 'candidate' : null],
           'data-testid': `number-${n}`,
           'data-share': share ?? null,
-          'aria-pressed': notes.mode === 'guess' ? notes.selected.has(n) : Boolean(notes.marks[n]),
-          'aria-label': words.length ? `${n}, ${words.join(', ')}` : String(n),
-          disabled: revealed.has(n) || (notes.mode === 'guess' && !guessing),
+          'aria-pressed': inGuess ? notes.selected.has(n) : Boolean(notes.marks[n]),
+          disabled: k.revealed.has(n) || (inGuess && (!guessing || !allowed.has(n))),
           onclick: () => on.pick(n),
         },
         n,
-        share ? h('span', { class: 'odds', 'aria-hidden': 'true' }, `${percent}%`) : null,
+        shown ? h('span', { class: 'odds', 'aria-hidden': 'true' }, `${percent}%`) : null,
+        words.length ? h('span', { class: 'visually-hidden' }, `, ${words.join(', ')}`) : null,
       ),
     );
   }
-  const chosen = [...notes.selected].sort((a, b) => a - b);
   const manhunt = view.phase.phase === 'manhunt';
+  const legend = ['held', 'revealed', 'sprint', 'wrong', 'impossible', 'doubtful', 'out', 'suspect'];
   return h(
     'section',
     { class: ['board', manhunt ? 'manhunt' : null], 'aria-labelledby': 'board-title' },
@@ -120,30 +196,117 @@ export function renderBoard(view, legal, notes, on) {
       ),
     ),
     h('div', { class: 'numbers', 'data-testid': 'board' }, numbers),
+    k.assisted
+      ? h(
+          'p',
+          { class: 'odds-note', 'data-testid': 'odds-note' },
+          focus ? t('board.oddsAt', { n: notes.inspected }) : t('board.oddsAny'),
+        )
+      : null,
     h(
       'p',
       { class: 'legend' },
-      ['held', 'revealed', 'wrong', 'doubtful', 'out', 'suspect'].map((s) =>
+      legend.map((s) =>
         h('span', { class: ['key', s] }, h('span', { class: 'swatch', 'aria-hidden': 'true' }), t(`board.state.${s}`)),
       ),
     ),
-    guessing
+  );
+}
+
+/// The Guess button and, when the chosen numbers cannot all be hideouts, the warning that asks
+/// first. `on`: { guess(force), clear(), back() }.
+export function renderGuessAction(view, legal, notes, on) {
+  const guessing = legal?.guess ?? null;
+  if (!guessing) return null;
+  const chosen = [...notes.selected].sort((a, b) => a - b);
+  const manhunt = view.phase.phase === 'manhunt';
+  if (notes.warning) {
+    return h(
+      'section',
+      { class: 'guess-warning', 'data-testid': 'guess-warning', role: 'alert', 'aria-labelledby': 'warning-title' },
+      h('h2', { id: 'warning-title' }, t('warn.title', { numbers: list(chosen) })),
+      h(
+        'ul',
+        {},
+        notes.warning.map((reason) => h('li', {}, reason)),
+      ),
+      h(
+        'div',
+        { class: 'buttons' },
+        h('button', { class: 'primary', 'data-testid': 'guess-back', onclick: on.back }, t('warn.back')),
+        h(
+          'button',
+          { class: 'danger', 'data-testid': 'guess-anyway', onclick: () => on.guess(true) },
+          t('warn.anyway'),
+        ),
+      ),
+    );
+  }
+  return h(
+    'div',
+    { class: 'buttons' },
+    h(
+      'button',
+      { class: 'primary big', 'data-testid': 'guess', disabled: chosen.length === 0, onclick: () => on.guess(false) },
+      chosen.length ? t('board.guess', { numbers: list(chosen) }) : t(manhunt ? 'board.pickOne' : 'board.pick'),
+    ),
+    chosen.length ? h('button', { 'data-testid': 'clear-guess', onclick: on.clear }, t('board.clear')) : null,
+  );
+}
+
+/// The notebook for one face-down position: the numbers it can still be (with the notepad
+/// assist, each with its share of that position); a tap adds one to the guess.
+export function renderNotebook(view, legal, notes, position, on) {
+  if (position === null || position === undefined) return null;
+  const pos = view.trail[position];
+  if (!pos || pos.face_up || view.outcome) return null;
+  const candidates = positionCandidates(view, notes.assist, position);
+  const allowed = new Set(legal?.guess?.numbers ?? []);
+  return h(
+    'section',
+    { class: 'notebook', id: 'notebook', 'data-testid': 'notebook', 'aria-labelledby': 'notebook-title' },
+    h(
+      'div',
+      { class: 'notebook-head' },
+      h('h2', { id: 'notebook-title' }, t('notebook.title', { n: position })),
+      h('button', { class: 'quiet', 'data-testid': 'notebook-close', onclick: on.close }, t('notebook.close')),
+    ),
+    h('p', { class: 'help' }, notes.assist && notes.assist.trails ? t('notebook.assistHelp') : t('notebook.plainHelp')),
+    candidates.length
       ? h(
-          'div',
-          { class: 'buttons' },
-          h(
-            'button',
-            { class: 'primary', 'data-testid': 'guess', disabled: chosen.length === 0, onclick: on.guess },
-            chosen.length ? t('board.guess', { numbers: list(chosen) }) : t(manhunt ? 'board.pickOne' : 'board.pick'),
+          'ul',
+          { class: 'candidates', 'data-testid': 'candidates' },
+          candidates.map(({ number, share }) =>
+            h(
+              'li',
+              {},
+              h(
+                'button',
+                {
+                  class: ['candidate-number', notes.selected.has(number) ? 'selected' : null],
+                  'data-testid': `candidate-${number}`,
+                  'data-number': number,
+                  'data-position-share': share,
+                  'aria-pressed': notes.selected.has(number),
+                  disabled: !allowed.has(number),
+                  onclick: () => on.pick(number),
+                },
+                h('span', { class: 'cand-num' }, number),
+                share === null ? null : h('span', { class: 'cand-share' }, `${percentText(share)}%`),
+                share === null
+                  ? null
+                  : h('span', { class: 'cand-bar', 'aria-hidden': 'true', 'data-width': Math.round(share * 10) }),
+              ),
+            ),
           ),
-          chosen.length ? h('button', { 'data-testid': 'clear-guess', onclick: on.clear }, t('board.clear')) : null,
         )
-      : null,
+      : h('p', { class: 'empty' }, t('notebook.none')),
   );
 }
 
 /// A click on a number: select it for the guess (one only in the Manhunt) or cycle a mark.
 export function pickNumber(notes, n, single) {
+  notes.warning = null;
   if (notes.mode === 'guess') {
     if (notes.selected.has(n)) notes.selected.delete(n);
     else {
@@ -155,21 +318,4 @@ export function pickNumber(notes, n, single) {
   if (notes.marks[n] === notes.mode) delete notes.marks[n];
   else notes.marks[n] = notes.mode;
   return true;
-}
-
-/// The Marshal's hand, shown as cards.
-export function renderMarshalHand(view, cardFace) {
-  const cards = view.hands.marshal.cards ?? [];
-  return h(
-    'section',
-    { class: 'hand', 'aria-labelledby': 'hand-title' },
-    h('h2', { id: 'hand-title' }, t('hand.yours', { n: cards.length })),
-    h(
-      'ul',
-      { class: 'hand-cards', 'data-testid': 'hand' },
-      cards.length
-        ? cards.map((card) => h('li', { 'data-testid': `hand-${card}` }, cardFace(card)))
-        : h('li', { class: 'empty' }, t('hand.empty')),
-    ),
-  );
 }

@@ -4,10 +4,19 @@
 import { h, replace, announce } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
-import { renderTrail, renderDecks, renderSeats, statusText, toMove, cardFace, tickClocks } from './table.js';
+import { renderTrail, renderDecks, renderSeats, statusText, toMove, tickClocks, lastMove } from './table.js';
 import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } from './fugitive.js';
-import { loadMarks, saveMarks, renderBoard, pickNumber, renderMarshalHand } from './marshal.js';
-import { renderHistory, describe } from './history.js';
+import {
+  loadMarks,
+  saveMarks,
+  renderBoard,
+  renderGuessAction,
+  renderNotebook,
+  guessWarnings,
+  pickNumber,
+} from './marshal.js';
+import { play } from './sound.js';
+import { renderHistory, describe, reasonText } from './history.js';
 import { renderShare, copyText } from './landing.js';
 import { renderEventsPanel, renderPending } from './events.js';
 
@@ -111,6 +120,22 @@ export async function showRoom(root, room) {
   return page;
 }
 
+/// How long a card takes to arrive on the table (the `deal` animation of style.css).
+const ARRIVE_MS = 450;
+
+/// The trail positions that a new state adds or changes (a new hideout, a card turned, a sprint
+/// card added): they arrive animated in the next render only.
+function arrivals(before, msg) {
+  if (!before || before.game !== msg.game) return null;
+  const old = before.view.trail;
+  const changed = new Set();
+  msg.view.trail.forEach((pos, i) => {
+    const was = old[i];
+    if (!was || was.face_up !== pos.face_up || was.sprint_count !== pos.sprint_count) changed.add(i);
+  });
+  return changed;
+}
+
 class RoomPage {
   constructor(root, room) {
     this.root = root;
@@ -118,15 +143,17 @@ class RoomPage {
     this.msg = null; // the last `state`
     this.status = 'connecting';
     this.selection = emptySelection();
-    this.notes = { mode: 'guess', selected: new Set(), marks: {} };
+    this.notes = { mode: 'guess', selected: new Set(), marks: {}, warning: null };
     this.notesGame = null;
     this.busy = false;
     this.error = null;
     this.notice = null;
     this.ownInvite = null; // the invitation for the opponent, opened by the player who holds a seat
     this.confirmResign = false;
+    this.inspected = null; // the face-down position the Marshal's notebook shows
+    this.arrivals = null; // trail positions new or turned with the last state: animated once
     onLanguageChange(() => this.render());
-    setInterval(tickClocks, 1000);
+    setInterval(tickClocks, 250);
   }
 
   start(token) {
@@ -158,11 +185,19 @@ class RoomPage {
   onState(msg) {
     const before = this.msg;
     this.msg = msg;
+    const changed = arrivals(before, msg);
+    this.arrivals = changed && changed.size ? { positions: changed, at: performance.now() } : null;
     this.deadline = msg.room.clock ? Date.now() + msg.room.clock.remaining_ms : null;
     const view = msg.view;
     if (before && before.game !== msg.game) {
       this.selection = emptySelection();
       this.notes.selected.clear();
+      this.notes.warning = null;
+      this.inspected = null;
+      // A rematch swaps the roles: say so, the table looks the other way round now.
+      if (before.view.viewer !== view.viewer && view.viewer !== 'spectator') {
+        this.notice = t(`rematch.youNow.${view.viewer}`);
+      }
     }
     if (this.notesGame !== msg.game) {
       this.notesGame = msg.game;
@@ -173,9 +208,24 @@ class RoomPage {
       for (const n of [...this.notes.selected]) if (!msg.legal.guess.numbers.includes(n)) this.notes.selected.delete(n);
     } else {
       this.notes.selected.clear();
+      this.notes.warning = null;
     }
+    if (this.inspected !== null && (view.trail[this.inspected]?.face_up ?? true)) this.inspected = null;
     this.tell(before, msg);
+    this.sound(before, msg);
     this.render();
+  }
+
+  /// The optional sounds: your turn, a hideout found, the Manhunt, the end.
+  sound(before, msg) {
+    if (!before || before.game !== msg.game) return;
+    const view = msg.view;
+    const fresh = view.history.slice(before.view.history.length);
+    if (view.outcome && !before.view.outcome) {
+      play(view.viewer === 'spectator' || view.outcome.winner === view.viewer ? 'won' : 'lost');
+    } else if (fresh.some((e) => e.type === 'manhunt_started')) play('manhunt');
+    else if (fresh.some((e) => e.type === 'revealed')) play('found');
+    else if (toMove(view.phase) === view.viewer && toMove(before.view.phase) !== before.view.viewer) play('turn');
   }
 
   /// Tells a screen reader what changed: new history entries by the other side, and the turn.
@@ -186,6 +236,7 @@ class RoomPage {
     const lines = view.history.slice(seen).map((e) => describe(e, view.viewer));
     const myTurnNow = toMove(view.phase) === view.viewer;
     const myTurnBefore = sameGame && toMove(before.view.phase) === before.view.viewer;
+    if (before && !sameGame && this.notice) lines.push(this.notice);
     if (!before || (myTurnNow && !myTurnBefore) || lines.length) lines.push(statusText(view));
     if (view.outcome && lines.length === 0) return;
     const text = lines.filter(Boolean).join(' ');
@@ -211,12 +262,27 @@ class RoomPage {
   }
 
   render() {
+    // The log follows new entries only while the player is at its end: reading back, it stays.
+    const old = this.root.querySelector('.log');
+    const follow = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 8;
+    const kept = old ? old.scrollTop : 0;
     replace(this.root, this.msg ? this.table() : this.waiting());
     const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
     document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
-    // The newest history entry is the one to see.
     const log = this.root.querySelector('.log');
-    if (log) log.scrollTop = log.scrollHeight;
+    if (log) log.scrollTop = follow ? log.scrollHeight : kept;
+  }
+
+  /// The positions still arriving, and for how long they have been: a render during the deal
+  /// animation continues it instead of cutting or restarting it.
+  arriving() {
+    if (!this.arrivals) return null;
+    const elapsed = performance.now() - this.arrivals.at;
+    if (elapsed > ARRIVE_MS) {
+      this.arrivals = null;
+      return null;
+    }
+    return { positions: this.arrivals.positions, elapsed };
   }
 
   waiting() {
@@ -224,6 +290,7 @@ class RoomPage {
     return h(
       'div',
       { class: 'room loading' },
+      h('h1', { class: 'visually-hidden' }, t('title.room')),
       this.banner(),
       gone
         ? h('p', {}, h('a', { class: 'button primary', href: '/' }, t('notFound.home')))
@@ -235,7 +302,7 @@ class RoomPage {
     const lines = [];
     const own = this.ownInvitePrompt();
     if (own) lines.push(own);
-    if (this.notice) lines.push(h('p', { class: 'notice', 'data-testid': 'notice' }, this.notice));
+    if (this.notice) lines.push(h('p', { class: 'notice', 'data-testid': 'notice', role: 'status' }, this.notice));
     if (this.status === 'gone') lines.push(h('p', { class: 'alert', 'data-testid': 'connection' }, t('conn.gone')));
     else if (this.status === 'origin') {
       const text = t('conn.origin', { origin: location.origin });
@@ -261,6 +328,9 @@ class RoomPage {
     const over = view.outcome;
     const status = over ? this.outcomeText() : statusText(view);
     const mover = toMove(view.phase);
+    const recent = lastMove(view);
+    const live = this.busy ? null : legal;
+    const decks = renderDecks(view, live, (deck) => this.act({ type: 'draw', deck }), recent.decks);
     return h(
       'div',
       {
@@ -279,12 +349,15 @@ class RoomPage {
         'data-version': this.msg.version,
         'data-busy': String(this.busy),
       },
+      h('h1', { class: 'visually-hidden' }, t(`title.table.${me}`)),
       this.banner(),
       h(
         'div',
         { class: 'play' },
         renderSeats(view, room, me === 'spectator' ? null : me, this.deadline),
         h('p', { class: ['status', mover === me ? 'mine' : null], 'data-testid': 'status' }, status),
+        this.lastMoveLine(recent),
+        over ? this.gameOver() : null,
         view.phase.phase === 'manhunt'
           ? h(
               'div',
@@ -294,15 +367,60 @@ class RoomPage {
             )
           : null,
         this.sharePanel(),
-        renderTrail(view),
-        renderPending(view, this.busy ? null : legal, (choice) => this.act({ type: 'choose', choice })),
-        renderEventsPanel(view),
-        renderDecks(view, this.busy ? null : legal, (deck) => this.act({ type: 'draw', deck })),
-        over ? this.gameOver() : null,
+        renderTrail(view, {
+          recent: recent.positions,
+          arrive: this.arriving(),
+          inspect:
+            me === 'marshal'
+              ? (position) => {
+                  this.inspected = this.inspected === position ? null : position;
+                  this.render();
+                }
+              : null,
+          inspected: this.inspected,
+        }),
+        me === 'marshal' ? this.notebook() : null,
+        renderPending(view, live, (choice) => this.act({ type: 'choose', choice })),
+        // The next action first: the decks while drawing, the hand or the board otherwise.
+        view.phase.phase === 'draw' ? decks : null,
         this.controls(),
+        view.phase.phase === 'draw' ? null : decks,
+        renderEventsPanel(view),
       ),
       h('aside', { class: 'side' }, renderHistory(view), this.resignPanel()),
     );
+  }
+
+  /// The other side's last move in words, under the status line.
+  lastMoveLine(recent) {
+    if (!recent.entries.length || this.msg.view.outcome) return null;
+    const text = recent.entries
+      .map((e) => describe(e, this.msg.view.viewer))
+      .filter(Boolean)
+      .join(' ');
+    if (!text) return null;
+    return h(
+      'p',
+      { class: ['last-move', recent.mover], 'data-testid': 'last-move' },
+      h('span', { class: 'last-move-label' }, `${t('lastMove.label')} `),
+      text,
+    );
+  }
+
+  notebook() {
+    const { view, legal } = this.msg;
+    this.notes.assist = this.msg.notepad;
+    return renderNotebook(view, this.busy ? null : legal, this.notes, this.inspected, {
+      pick: (n) => {
+        this.notes.mode = 'guess';
+        pickNumber(this.notes, n, legal?.guess?.single ?? false);
+        this.render();
+      },
+      close: () => {
+        this.inspected = null;
+        this.render();
+      },
+    });
   }
 
   controls() {
@@ -312,6 +430,23 @@ class RoomPage {
       return h('p', { class: 'watching', 'data-testid': 'spectating' }, t('room.watching'));
     }
     if (view.viewer === 'fugitive') {
+      const move = renderMove(view, live, this.selection, {
+        place: () => {
+          const action = {
+            type: 'place',
+            hideout: this.selection.hideout,
+            sprints: [...this.selection.sprints].sort((a, b) => a - b),
+          };
+          this.selection = emptySelection();
+          this.act(action);
+        },
+        clear: () => {
+          this.selection = emptySelection();
+          this.render();
+        },
+        pass: () => this.act({ type: 'pass' }),
+        endTurn: () => this.act({ type: 'end_turn' }),
+      });
       return h(
         'div',
         { class: 'controls' },
@@ -321,52 +456,49 @@ class RoomPage {
               toggleCard(this.selection, card);
               this.render();
             }),
-        renderMove(view, live, this.selection, {
-          place: () => {
-            const action = {
-              type: 'place',
-              hideout: this.selection.hideout,
-              sprints: [...this.selection.sprints].sort((a, b) => a - b),
-            };
-            this.selection = emptySelection();
-            this.act(action);
-          },
-          clear: () => {
-            this.selection = emptySelection();
-            this.render();
-          },
-          pass: () => this.act({ type: 'pass' }),
-          endTurn: () => this.act({ type: 'end_turn' }),
-        }),
+        move ? h('div', { class: 'action-bar', 'data-testid': 'action-bar' }, move) : null,
       );
     }
+    if (view.outcome) return null;
     const single = legal?.guess?.single ?? false;
     this.notes.assist = this.msg.notepad;
+    this.notes.inspected = this.inspected;
+    const action = renderGuessAction(view, live, this.notes, {
+      guess: (force) => {
+        const numbers = [...this.notes.selected].sort((a, b) => a - b);
+        const warnings = force ? [] : guessWarnings(view, this.notes.assist, numbers);
+        if (warnings.length) {
+          this.notes.warning = warnings;
+          this.render();
+          return;
+        }
+        this.notes.selected.clear();
+        this.notes.warning = null;
+        this.act({ type: 'guess', numbers });
+      },
+      clear: () => {
+        this.notes.selected.clear();
+        this.render();
+      },
+      back: () => {
+        this.notes.warning = null;
+        this.render();
+      },
+    });
     return h(
       'div',
       { class: 'controls' },
-      view.outcome ? null : renderMarshalHand(view, cardFace),
-      view.outcome
-        ? null
-        : renderBoard(view, live, this.notes, {
-            pick: (n) => {
-              if (pickNumber(this.notes, n, single)) saveMarks(this.room, this.msg.game, this.notes.marks);
-              this.render();
-            },
-            mode: (mode) => {
-              this.notes.mode = mode;
-              this.render();
-            },
-            guess: () => {
-              const numbers = [...this.notes.selected].sort((a, b) => a - b);
-              this.notes.selected.clear();
-              this.act({ type: 'guess', numbers });
-            },
-            clear: () => {
-              this.notes.selected.clear();
-              this.render();
-            },
-          }),
+      renderBoard(view, live, this.notes, {
+        pick: (n) => {
+          if (pickNumber(this.notes, n, single)) saveMarks(this.room, this.msg.game, this.notes.marks);
+          this.render();
+        },
+        mode: (mode) => {
+          this.notes.mode = mode;
+          this.render();
+        },
+      }),
+      action ? h('div', { class: 'action-bar', 'data-testid': 'action-bar' }, action) : null,
     );
   }
 
@@ -378,17 +510,18 @@ class RoomPage {
         : outcome.winner === viewer
           ? t('over.youWin')
           : t('over.youLose');
-    return `${head} ${t(`reason.${outcome.reason}`)}`;
+    return `${head} ${reasonText(outcome, viewer)}`;
   }
 
   gameOver() {
     const { view, room } = this.msg;
     const me = view.viewer;
     const panel = [
+      h('h2', { class: 'over-line', 'data-testid': 'over-line' }, this.outcomeText()),
       h('p', { class: 'reveal-note' }, t('over.revealed')),
       h(
         'dl',
-        { class: 'final-hands', 'aria-label': t('over.hands') },
+        { class: 'final-hands' },
         ['fugitive', 'marshal'].map((role) => [
           h('dt', {}, t(`over.hand.${role}`)),
           h(
@@ -401,35 +534,39 @@ class RoomPage {
         ]),
       ),
     ];
+    const buttons = [];
     if (me !== 'spectator') {
       const other = me === 'fugitive' ? 'marshal' : 'fugitive';
       const mine = room.rematch?.[me];
       const theirs = room.rematch?.[other];
       if (theirs && !mine)
         panel.push(h('p', { class: 'notice', 'data-testid': 'rematch-offered' }, t('over.rematchOffered')));
-      panel.push(
-        mine
-          ? h('p', { 'data-testid': 'rematch-waiting' }, t('over.rematchWaiting'))
-          : h(
-              'button',
-              {
-                class: 'primary',
-                'data-testid': 'rematch',
-                disabled: this.busy,
-                onclick: () => this.send(this.conn.rematch()),
-              },
-              t('over.rematch'),
-            ),
-      );
+      if (mine) panel.push(h('p', { 'data-testid': 'rematch-waiting' }, t('over.rematchWaiting')));
+      else
+        buttons.push(
+          h(
+            'button',
+            {
+              class: 'primary big',
+              'data-testid': 'rematch',
+              disabled: this.busy,
+              onclick: () => this.send(this.conn.rematch()),
+            },
+            t('over.rematch'),
+          ),
+        );
     }
+    buttons.push(h('a', { class: 'button big', href: '/', 'data-testid': 'new-game' }, t('over.newGame')));
+    panel.push(h('div', { class: 'buttons' }, buttons));
     return h(
       'section',
       {
         class: ['game-over', view.outcome.winner],
         'data-testid': 'game-over',
         'data-winner': view.outcome.winner,
-        'aria-label': t('over.title'),
+        'aria-labelledby': 'over-title',
       },
+      h('h2', { id: 'over-title', class: 'visually-hidden' }, t('over.title')),
       panel,
     );
   }

@@ -3,6 +3,7 @@
 // marshal.js.
 
 import { h, sprintValue } from './dom.js';
+import { FOOTPRINT, BACK } from './art.js';
 import { t } from './i18n.js';
 import { cardName, trailEventsAt, freeSpaces } from './events.js';
 
@@ -54,14 +55,82 @@ export function statusText(view) {
   }
 }
 
-/// One card face: its number and sprint value.
+/// Who made a history entry (null for entries that belong to nobody's move).
+export function actor(event) {
+  if (event.role) return event.role;
+  switch (event.type) {
+    case 'placed':
+    case 'passed':
+    case 'turn_ended':
+    case 'sprint_added':
+      return 'fugitive';
+    case 'guessed':
+    case 'revealed':
+    case 'manhunt_started':
+      return 'marshal';
+    default:
+      return null;
+  }
+}
+
+/// What just happened: the history entries of the other side's last move (for a spectator, of
+/// whoever moved last), with the trail positions and decks they touched. They stay highlighted
+/// while the player makes her own move, until the other side moves again.
+export function lastMove(view) {
+  const { history, viewer } = view;
+  let end = history.length;
+  // The player's own entries since then do not hide it.
+  while (end > 0 && actor(history[end - 1]) === viewer) end -= 1;
+  let mover = null;
+  let from = end;
+  for (let i = end - 1; i >= 0; i -= 1) {
+    const who = actor(history[i]);
+    if (who !== null && history[i].type !== 'game_over') {
+      if (mover === null) mover = who;
+      else if (who !== mover) break;
+    }
+    from = i;
+  }
+  const entries = mover === null ? [] : history.slice(from, end);
+  const positions = new Set();
+  const decks = new Set();
+  for (const e of entries) {
+    if (e.type === 'placed' || e.type === 'revealed' || e.type === 'sprint_added' || e.type === 'sprints_shown')
+      positions.add(e.position);
+    if ((e.type === 'drew' || e.type === 'event_drawn' || e.type === 'catchup_drawn') && e.deck) decks.add(e.deck);
+  }
+  return { mover, entries, positions, decks };
+}
+
+/// A sprint value drawn as footprints: one for +1 (odd cards), two for +2 (even cards).
+function footprints(card) {
+  const value = sprintValue(card);
+  return h(
+    'span',
+    { class: ['value', `v${value}`], 'aria-hidden': 'true', 'data-value': value },
+    Array.from({ length: value }, () => h('img', { class: 'foot', src: FOOTPRINT, alt: '' })),
+  );
+}
+
+/// One card face: its number and its sprint value as footprints; 42 is the escape card.
 export function cardFace(card, extra = {}) {
   return h(
     'span',
-    { class: ['card', 'face', extra.class], 'data-card': card, 'data-testid': extra.testid },
+    {
+      class: ['card', 'face', card === 42 ? 'escape' : null, card === 0 ? 'start' : null, extra.class],
+      'data-card': card,
+      'data-testid': extra.testid,
+    },
     h('span', { class: 'num' }, card),
-    card === 0 ? null : h('span', { class: 'value', 'aria-hidden': 'true' }, `+${sprintValue(card)}`),
+    card === 0 || card === 42
+      ? h('span', { class: 'value word', 'aria-hidden': 'true' }, t(card === 0 ? 'card.startWord' : 'card.escape'))
+      : footprints(card),
   );
+}
+
+/// The back of a card: the same for every face-down card, so it tells nothing.
+export function cardBack(extra = {}) {
+  return h('span', { class: ['card', 'back', extra.class] }, h('img', { class: 'emblem', src: BACK, alt: '' }));
 }
 
 function sprintLabel(card) {
@@ -74,56 +143,109 @@ function deckCardName(card) {
   return card === 'catchup' ? t('log.catchupCard') : cardName(card);
 }
 
-/// The trail, card 0 first. A face-down card shows its sprint-card count; its number only to
-/// the Fugitive (and to everyone once the game is over, when the view carries it).
-export function renderTrail(view) {
+/// The sprint cards under a hideout: small faces when their numbers are known, small backs when
+/// only their count is.
+function sprintPile(pos, index) {
+  if (!(pos.sprint_count > 0)) return null;
+  const known = pos.sprints && pos.sprints.length ? pos.sprints : null;
+  const hidden = pos.sprint_count - (known?.length ?? 0);
+  return h(
+    'span',
+    { class: 'sprints', 'data-testid': `sprints-${index}` },
+    (known ?? []).map((c) =>
+      h(
+        'span',
+        { class: 'chip mini-card', 'data-card': c },
+        c,
+        h('span', { class: 'mini-value' }, `+${sprintValue(c)}`),
+      ),
+    ),
+    Array.from({ length: Math.max(0, hidden) }, () => h('span', { class: 'mini-back', 'aria-hidden': 'true' })),
+    hidden > 0 ? h('span', { class: 'visually-hidden' }, t('trail.sprintCount', { n: hidden })) : null,
+  );
+}
+
+/// The trail, card 0 first, each position numbered. A face-down card shows its back and its
+/// sprint cards' count; its number only to the Fugitive (and to everyone once the game is over,
+/// when the view carries it). `opts`: { recent: Set of positions of the last move, arrive:
+/// { positions, elapsed } that changed with the last state (animated in), inspect(position) for
+/// the Marshal's notebook, inspected: the position it shows }.
+export function renderTrail(view, opts = {}) {
+  const recent = opts.recent ?? new Set();
   const items = view.trail.map((pos, index) => {
-    const known = pos.card !== null && pos.card !== undefined;
-    const state = pos.face_up ? 'face-up' : 'face-down';
-    const label = [
-      t('trail.position', { n: index }),
-      known ? sprintLabel(pos.card) : t('trail.hidden'),
-      pos.face_up ? null : known ? t('trail.faceDownKnown') : null,
-      pos.sprint_count > 0 ? t('trail.sprintCount', { n: pos.sprint_count }) : null,
-      pos.sprints && pos.sprints.length ? t('trail.sprints', { cards: pos.sprints.join(', ') }) : null,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    const face = known
-      ? cardFace(pos.card, { class: pos.face_up ? null : 'secret' })
-      : h('span', { class: 'card back' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, '?'));
-    const sprints =
-      pos.sprint_count > 0
-        ? h(
-            'span',
-            { class: 'sprints', 'data-testid': `sprints-${index}` },
-            pos.sprints
-              ? pos.sprints.map((c) => h('span', { class: 'chip', 'data-card': c }, c))
-              : h('span', { class: 'chip count' }, t('trail.sprintChip', { n: pos.sprint_count })),
-          )
-        : null;
-    return h(
-      'li',
-      {
-        class: ['trail-card', state, known && !pos.face_up ? 'secret' : null],
-        'data-testid': `trail-${index}`,
-        'data-position': index,
-        'data-face-up': pos.face_up,
-        'data-sprint-count': pos.sprint_count,
-        'aria-label': label,
-      },
-      face,
-      sprints,
-      trailEventsAt(view, index),
-    );
+    const item = trailItem(view, opts, recent, pos, index);
+    // A render during the deal animation continues it where it is (CSSOM, not a style attribute).
+    if (opts.arrive?.positions.has(index)) item.style.setProperty('--arrive-delay', `${-opts.arrive.elapsed}ms`);
+    return item;
   });
+  return trailList(view, items);
+}
+
+/// One position of the trail.
+function trailItem(view, opts, recent, pos, index) {
+  const known = pos.card !== null && pos.card !== undefined;
+  const state = pos.face_up ? 'face-up' : 'face-down';
+  const label = [
+    t('trail.position', { n: index }),
+    known ? sprintLabel(pos.card) : t('trail.hidden'),
+    pos.face_up ? null : known ? t('trail.faceDownKnown') : null,
+    pos.sprint_count > 0 ? t('trail.sprintCount', { n: pos.sprint_count }) : null,
+    pos.sprints && pos.sprints.length ? t('trail.sprints', { cards: pos.sprints.join(', ') }) : null,
+    recent.has(index) ? t('trail.justNow') : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  let face;
+  if (known) face = cardFace(pos.card, { class: pos.face_up ? null : 'secret' });
+  else if (opts.inspect && !view.outcome) {
+    face = h(
+      'button',
+      {
+        type: 'button',
+        class: ['card', 'back', 'inspect', opts.inspected === index ? 'inspected' : null],
+        'data-testid': `inspect-${index}`,
+        'aria-expanded': opts.inspected === index,
+        'aria-controls': opts.inspected === index ? 'notebook' : null,
+        // A label, not text: the card itself shows no digit (the tests read face-down cards).
+        'aria-label': t('notebook.open', { n: index }),
+        onclick: () => opts.inspect(index),
+      },
+      h('img', { class: 'emblem', src: BACK, alt: '' }),
+    );
+  } else face = cardBack();
+  return h(
+    'li',
+    {
+      class: [
+        'trail-card',
+        state,
+        known && !pos.face_up ? 'secret' : null,
+        recent.has(index) ? 'recent' : null,
+        opts.arrive?.positions.has(index) ? 'arrive' : null,
+      ],
+      'data-testid': `trail-${index}`,
+      'data-position': index,
+      'data-face-up': pos.face_up,
+      'data-sprint-count': pos.sprint_count,
+      'data-recent': recent.has(index),
+    },
+    h('span', { class: 'pos', 'aria-hidden': 'true' }, index),
+    h('span', { class: 'visually-hidden' }, label),
+    face,
+    sprintPile(pos, index),
+    trailEventsAt(view, index),
+  );
+}
+
+/// The trail's list, with the empty spaces that hold events and the goal.
+function trailList(view, items) {
   return h(
     'section',
     { class: 'trail-wrap', 'aria-labelledby': 'trail-title' },
     h('h2', { id: 'trail-title', class: 'visually-hidden' }, t('trail.title')),
     h(
       'ol',
-      { class: 'trail', 'data-testid': 'trail' },
+      { class: 'trail', 'data-testid': 'trail', start: 0 },
       items,
       freeSpaces(view),
       view.outcome || view.trail.some((p) => p.card === 42)
@@ -131,7 +253,13 @@ export function renderTrail(view) {
         : h(
             'li',
             { class: 'trail-card goal', 'aria-hidden': 'true' },
-            h('span', { class: 'card' }, h('span', { class: 'num' }, '→42')),
+            h('span', { class: 'pos' }, '\u00a0'),
+            h(
+              'span',
+              { class: 'card goal-card' },
+              h('span', { class: 'num' }, '42'),
+              h('span', { class: 'value word' }, t('card.escape')),
+            ),
           ),
     ),
     secretNote(view),
@@ -144,22 +272,39 @@ function secretNote(view) {
   return h('p', { class: 'trail-note' }, t(view.outcome ? 'trail.neverFound' : 'trail.secretNote'));
 }
 
-/// The three decks; a deck is a button when drawing from it is legal now.
-export function renderDecks(view, legal, onDraw) {
+/// How tall a deck's pile is drawn: one step for every two cards, at most eight.
+export const pileLevel = (size) => Math.min(8, Math.ceil(size / 2));
+
+/// The three decks, drawn as piles whose height shows what is left; a deck is a button when
+/// drawing from it is legal now. `recent`: the decks of the last move.
+export function renderDecks(view, legal, onDraw, recent = new Set()) {
   const draws = legal?.draws ?? [];
   return h(
     'section',
-    { class: 'decks', 'aria-label': t('decks.title') },
+    { class: 'decks', 'aria-labelledby': 'decks-title' },
+    h('h2', { id: 'decks-title', class: 'visually-hidden' }, t('decks.title')),
     view.decks.map((deck) => {
       const [from, to] = DECK_RANGES[deck.deck];
       const can = draws.includes(deck.deck);
       const body = [
-        h('span', { class: 'deck-name' }, t('decks.deck', { n: deck.deck })),
-        h('span', { class: 'deck-range' }, `${from}–${to}`),
         h(
           'span',
-          { class: 'deck-size', 'data-testid': `deck-size-${deck.deck}`, 'data-size': deck.size },
-          t('decks.size', { n: deck.size }),
+          { class: 'pile', 'data-level': pileLevel(deck.size), 'aria-hidden': 'true' },
+          deck.size
+            ? h('span', { class: 'card back pile-top' }, h('img', { class: 'emblem', src: BACK, alt: '' }))
+            : null,
+        ),
+        h(
+          'span',
+          { class: 'deck-text' },
+          can ? h('span', { class: 'visually-hidden' }, `${t('decks.drawFrom')} `) : null,
+          h('span', { class: 'deck-name' }, t('decks.deck', { n: deck.deck })),
+          h('span', { class: 'deck-range' }, ` ${from}–${to} `),
+          h(
+            'span',
+            { class: 'deck-size', 'data-testid': `deck-size-${deck.deck}`, 'data-size': deck.size },
+            t('decks.size', { n: deck.size }),
+          ),
         ),
       ];
       // After the end the deck order is public too (R18).
@@ -172,29 +317,20 @@ export function renderDecks(view, legal, onDraw) {
           ),
         );
       }
-      const label = `${t('decks.deck', { n: deck.deck })} (${from}–${to}), ${t('decks.size', { n: deck.size })}`;
+      const cls = ['deck', deck.size === 0 ? 'empty' : null, recent.has(deck.deck) ? 'recent' : null];
       if (can) {
         return h(
           'button',
           {
-            class: ['deck', 'drawable', deck.size === 0 ? 'empty' : null],
+            class: [...cls, 'drawable'],
             'data-testid': `deck-${deck.deck}`,
-            'aria-label': t('decks.draw', { label }),
+            'data-recent': recent.has(deck.deck),
             onclick: () => onDraw(deck.deck),
           },
           body,
         );
       }
-      return h(
-        'div',
-        {
-          class: ['deck', deck.size === 0 ? 'empty' : null],
-          'data-testid': `deck-${deck.deck}`,
-          'aria-label': label,
-          role: 'group',
-        },
-        body,
-      );
+      return h('div', { class: cls, 'data-testid': `deck-${deck.deck}`, 'data-recent': recent.has(deck.deck) }, body);
     }),
   );
 }
@@ -222,7 +358,12 @@ export function renderSeats(view, room, me, deadline) {
         room?.clock?.role === role && !view.outcome
           ? h(
               'span',
-              { class: 'clock', 'data-testid': 'clock', 'data-deadline': deadline, role: 'timer' },
+              {
+                class: ['clock', deadline - Date.now() <= URGENT_MS ? 'urgent' : null],
+                'data-testid': 'clock',
+                'data-deadline': deadline,
+                role: 'timer',
+              },
               clockText(deadline - Date.now()),
             )
           : null,
@@ -240,9 +381,15 @@ export function clockText(ms) {
   return hours ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
 }
 
-/// Lets every shown turn clock count down between the server's states.
+/// The last seconds of a turn clock, drawn urgent.
+export const URGENT_MS = 10_000;
+
+/// Lets every shown turn clock count down between the server's states, turning urgent in the
+/// last ten seconds.
 export function tickClocks() {
   for (const el of document.querySelectorAll('[data-testid=clock][data-deadline]')) {
-    el.textContent = clockText(Number(el.dataset.deadline) - Date.now());
+    const left = Number(el.dataset.deadline) - Date.now();
+    el.textContent = clockText(left);
+    el.classList.toggle('urgent', left <= URGENT_MS);
   }
 }

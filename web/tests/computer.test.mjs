@@ -4,7 +4,18 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openTable, closeTable, newPlayer, readTable, acting, draw, place, guess, shot } from './harness.mjs';
+import {
+  openTable,
+  closeTable,
+  newPlayer,
+  readTable,
+  acting,
+  draw,
+  place,
+  guess,
+  shot,
+  openOptions,
+} from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
 let server;
@@ -46,15 +57,14 @@ const strayShares = (page) =>
 /// Creates a room against the computer from the landing page and opens the table.
 async function playComputer(page, role, level, assist) {
   await page.goto(server.url);
+  await openOptions(page);
   await page.getByTestId(`role-${role}`).check();
-  await page.getByTestId('opponent-computer').check();
   await page.getByTestId('level').selectOption(level);
   if (assist) await page.getByTestId('notepad-assist').check();
-  await page.getByTestId('create').click();
-  await page.getByTestId('go-to-table').waitFor();
-  assert.equal(await page.getByTestId('link-invite').count(), 0, 'no invitation: the computer has the seat');
-  await page.getByTestId('go-to-table').click();
+  // One click from the landing page to the table: nobody to invite.
+  await page.getByTestId('play-computer').click();
   await page.getByTestId('room').waitFor();
+  assert.equal(await page.getByTestId('link-invite').count(), 0, 'no invitation: the computer has the seat');
   assert.equal(await page.getByTestId('opponent-away').count(), 0, 'the computer is at the table');
 }
 

@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openTable, closeTable, newPlayer, readTable, acting, shot } from './harness.mjs';
+import { openTable, closeTable, newPlayer, readTable, acting, shot, openOptions, guess, checkAxe } from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
 let server;
@@ -75,6 +75,7 @@ async function fugitivePlaceOrPass(page, table) {
 test('a Random Events game is played to the end through the web client', async () => {
   const alice = await newPlayer(browser);
   await alice.goto(server.url);
+  await openOptions(alice);
   for (const variant of VARIANTS) {
     const help = await alice.getByTestId(`events-${variant}`).locator('xpath=..').textContent();
     assert.ok(help.length > 30, `the ${variant} option is explained in a sentence: ${help}`);
@@ -82,7 +83,7 @@ test('a Random Events game is played to the end through the web client', async (
   await alice.getByTestId('role-fugitive').check();
   await alice.getByTestId('events-random').check();
   await shot(alice, 'events-01-landing');
-  await alice.getByTestId('create').click();
+  await alice.getByTestId('invite-friend').click();
   const invite = await alice.getByTestId('link-invite').inputValue();
   const spectate = await alice.getByTestId('link-spectate').inputValue();
   await alice.getByTestId('go-to-table').click();
@@ -106,7 +107,15 @@ test('a Random Events game is played to the end through the web client', async (
       // E3: every view shows the prompt and the card; only the chooser has the answers.
       seen.pending += 1;
       for (const other of [F, M, watcher]) await other.getByTestId('pending-card').waitFor();
-      if (seen.pending === 1) await shot(page, 'events-02-pending-chooser');
+      if (seen.pending === 1) {
+        await shot(page, 'events-02-pending-chooser');
+        // The event decision passes axe-core, on a desktop and on a phone.
+        await checkAxe(page, 'event decision');
+        await page.setViewportSize({ width: 390, height: 844 });
+        await shot(page, 'events-02b-pending-phone');
+        await checkAxe(page, 'event decision on a phone');
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
       await acting(page, () => page.getByTestId('choice-0').click());
       continue;
     }
@@ -140,8 +149,7 @@ test('a Random Events game is played to the end through the web client', async (
       const hidden = (await readTable(F)).trail.filter((p) => !p.faceUp).map((p) => p.card);
       number = hidden.find((c) => free.includes(c)) ?? number;
     }
-    await page.getByTestId(`number-${number}`).click();
-    await acting(page, () => page.getByTestId('guess').click());
+    await guess(page, [number]);
   }
 
   for (const page of [F, M, watcher]) {

@@ -3,7 +3,8 @@
 // the way a player does (clicks only).
 
 import { spawn } from 'node:child_process';
-import { access, mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { access, mkdtemp, mkdir, rm, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -139,11 +140,18 @@ export function watchErrors(page) {
   return page;
 }
 
+/// Unfolds the landing page's options.
+export async function openOptions(page) {
+  const options = page.getByTestId('options');
+  if ((await options.getAttribute('open')) === null) await page.getByTestId('options-toggle').click();
+}
+
 /// Creates a room from the landing page as `role`; returns the links it shows.
 export async function createRoom(page, url, role = 'fugitive') {
   await page.goto(url);
+  await openOptions(page);
   await page.getByTestId(`role-${role}`).check();
-  await page.getByTestId('create').click();
+  await page.getByTestId('invite-friend').click();
   const invite = await page.getByTestId('link-invite').inputValue();
   const spectate = await page.getByTestId('link-spectate').inputValue();
   await page.getByTestId('go-to-table').click();
@@ -162,9 +170,11 @@ export function readTable(page) {
       card: num(li.querySelector('.card.face')?.dataset.card),
       sprintCount: Number(li.dataset.sprintCount),
     }));
-    const hand = [...document.querySelectorAll('[data-testid=hand] .card[data-card]')].map((el) =>
-      Number(el.dataset.card),
-    );
+    // The Fugitive's hand; the Marshal's is shown on her board.
+    const hand = [
+      ...document.querySelectorAll('[data-testid=hand] .card[data-card]'),
+      ...document.querySelectorAll('[data-testid=board] .number.held'),
+    ].map((el) => Number(el.dataset.card ?? el.dataset.testid.slice('number-'.length)));
     return {
       viewer: room.dataset.viewer,
       phase: room.dataset.phase,
@@ -224,9 +234,35 @@ export async function place(page, hideout, sprints = []) {
   await acting(page, () => page.getByTestId('place').click());
 }
 
+/// Picks `numbers` on the board and guesses them; a guess the page warns cannot be right (a number
+/// in her hand) is confirmed.
 export async function guess(page, numbers) {
   for (const n of numbers) await page.getByTestId(`number-${n}`).click();
-  await acting(page, () => page.getByTestId('guess').click());
+  await acting(page, async () => {
+    await page.getByTestId('guess').click();
+    if (await page.getByTestId('guess-warning').count()) await page.getByTestId('guess-anyway').click();
+  });
 }
 
 export const shot = (page, name) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/// Runs axe-core on the page as it is now (WCAG 2.x A and AA, best practices, and the
+/// label-content-name-mismatch check) and fails on any serious or critical violation. Returns
+/// the violations of lesser impact, for the curious.
+export async function checkAxe(page, screen) {
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() =>
+    globalThis.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      rules: { 'label-content-name-mismatch': { enabled: true } },
+      resultTypes: ['violations'],
+    }),
+  );
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  if (bad.length) throw new Error(`axe-core on ${screen}:\n${bad.join('\n')}`);
+  return results.violations;
+}

@@ -4,7 +4,18 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openTable, closeTable, newPlayer, readTable, waitForTurn, acting, draw, place, guess } from './harness.mjs';
+import {
+  openTable,
+  closeTable,
+  newPlayer,
+  readTable,
+  waitForTurn,
+  acting,
+  draw,
+  place,
+  guess,
+  openOptions,
+} from './harness.mjs';
 import { plan } from './planner.mjs';
 
 let server;
@@ -16,11 +27,12 @@ after(() => closeTable({ server, browser }));
 test('exactly two opening hideouts and the pass bonus, with reasons for illegal picks', async () => {
   const fugitive = await newPlayer(browser);
   await fugitive.goto(server.url);
+  await openOptions(fugitive);
   await fugitive.getByTestId('role-fugitive').check();
   await fugitive.getByTestId('opening-exactly_two').check();
   await fugitive.getByTestId('pass-bonus').check();
   await fugitive.getByTestId('clock').selectOption('300');
-  await fugitive.getByTestId('create').click();
+  await fugitive.getByTestId('invite-friend').click();
   const invite = await fugitive.getByTestId('link-invite').inputValue();
   await fugitive.getByTestId('go-to-table').click();
   const marshal = await newPlayer(browser);
