@@ -94,7 +94,6 @@ pub async fn run(
         bot_pause: config.bot_pause,
     };
     let rooms = Rooms::new(db.clone(), limits);
-    rooms.load_unfinished().await?;
     let (stop_tx, stop) = watch::channel(false);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));
@@ -110,6 +109,16 @@ pub async fn run(
     let app = http::router(state, &config.web_dir);
     let expiry = tokio::spawn(expire_rooms(rooms.clone(), config.room_idle_ttl, config.expiry_interval));
     tracing::info!(addr = %local, %database, "listening: open {} in a browser", open_url(local));
+    // Listen first: the unfinished rooms load in the background (their turn clocks run again
+    // as each loads), and a visitor's room loads on demand meanwhile.
+    let loading = tokio::spawn({
+        let rooms = rooms.clone();
+        async move {
+            if let Err(error) = rooms.load_unfinished().await {
+                tracing::error!(%error, "could not list the unfinished rooms to load");
+            }
+        }
+    });
 
     let signal = async move {
         shutdown.await;
@@ -123,6 +132,9 @@ pub async fn run(
         tracing::warn!("some sockets did not close in time");
     }
     expiry.abort();
+    // Stopped before the rooms, so it loads none after they are shut down.
+    loading.abort();
+    let _ = loading.await;
     rooms.shut_down().await;
     db.close().await;
     tracing::info!("stopped");

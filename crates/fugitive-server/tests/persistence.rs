@@ -231,3 +231,52 @@ async fn postgres_kill_9_loses_no_acknowledged_move() {
         kill_9_loses_no_acknowledged_move(db).await;
     }
 }
+
+/// Issue 10: the server listens before it loads the unfinished rooms, which load in the
+/// background; a turn clock restored that way still runs out. PostgreSQL, because a test can
+/// hold its `actions` table locked, so that no room can load until the test lets it.
+#[tokio::test]
+async fn postgres_the_server_listens_before_its_rooms_are_loaded() {
+    let Some(db) = TestDb::postgres("postgres_the_server_listens_before_its_rooms_are_loaded").await else {
+        return;
+    };
+    let server = Server::start(&db, &[]).await;
+    // A long clock, so the game surely runs when the server stops, however slow the machine.
+    let table = Table::open(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 600 })).await;
+    let room = table.seats.room.clone();
+    server.stop().await;
+
+    use sqlx::{Connection, Executor};
+    let mut lock = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let unfinished: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE finished_at IS NULL")
+        .fetch_one(&mut lock)
+        .await
+        .unwrap();
+    assert_eq!(unfinished, 1);
+    // Then a one-second clock: the turn has run longer than that, so the restored clock is due.
+    lock.execute("UPDATE rooms SET turn_clock_secs = 1").await.unwrap();
+    lock.execute("BEGIN").await.unwrap();
+    lock.execute("LOCK TABLE actions IN ACCESS EXCLUSIVE MODE").await.unwrap();
+    let server = Server::start(&db, &[]).await;
+    // A server that loaded its rooms before listening would not answer while the lock holds.
+    let health = tokio::time::timeout(PATIENCE, server.http("GET", "/healthz", None)).await;
+    let (status, _) = health.expect("the server answers while its rooms wait to be loaded");
+    assert_eq!(status, 200);
+    lock.execute("ROLLBACK").await.unwrap();
+    lock.close().await.unwrap();
+
+    // Nobody comes back: the room loads in the background, and its clock runs out.
+    let replay = format!("/api/rooms/{room}/games/1");
+    let started = tokio::time::Instant::now();
+    let body = loop {
+        let (status, body) = server.http("GET", &replay, None).await;
+        if status == 200 && body["view"]["outcome"].is_object() {
+            break body;
+        }
+        assert!(started.elapsed() < PATIENCE, "the clock never ran out: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(body["view"]["outcome"], json!({ "winner": "marshal", "reason": "time_out" }));
+    server.stop().await;
+    db.drop_database().await;
+}

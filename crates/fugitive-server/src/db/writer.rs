@@ -164,6 +164,7 @@ impl Writer {
     }
 
     /// How many actions wait for the writer (not counting the batch it is committing).
+    #[cfg(test)]
     pub(crate) fn queued(&self) -> usize {
         self.tx.max_capacity() - self.tx.capacity()
     }
