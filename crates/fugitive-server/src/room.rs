@@ -20,7 +20,7 @@ use uuid::Uuid;
 use crate::computer::{self, Computer};
 use crate::db::{Db, DbError, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
-use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
+use crate::protocol::{ClockStatus, Notepad, Reply, RoomStatus, ServerMessage, code, encode};
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
 
 mod handle;
@@ -89,6 +89,10 @@ pub struct Room {
     empty_since: Instant,
     computer: Computer,
     thinking: Option<Thinking>,
+    /// The Marshal's notepad (room option `notepad_assist`) as of a version, solved on a
+    /// blocking thread: the deduction is too heavy for the actor, and every Marshal frame of
+    /// that version shares it.
+    notepad: Option<(u64, Option<Notepad>)>,
 }
 
 impl Room {
@@ -145,6 +149,7 @@ impl Room {
             empty_since: Instant::now(),
             computer: stored.computer,
             thinking: None,
+            notepad: None,
         })
     }
 
@@ -162,6 +167,9 @@ impl Room {
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_unload: impl FnOnce()) {
         metrics::room_loaded(1.0);
+        if let Some(solving) = self.solve_notepad(&self.game) {
+            self.notepad = Some((self.version, solving.await.ok().flatten()));
+        }
         self.wake_bot();
         loop {
             let deadline = self.clock.map(|c| c.deadline);
@@ -333,6 +341,8 @@ impl Room {
             return Ok(Err(error));
         }
         let number = self.game.actions().len();
+        // The next version's notepad is solved while the action is being stored.
+        let solving = self.solve_notepad(&next);
         if let Err(error) =
             self.db.append_action(self.id, self.game_number, number, &record, next.is_over()).await
         {
@@ -345,6 +355,9 @@ impl Room {
         let before = self.game.to_move();
         self.game = next;
         self.version += 1;
+        if let Some(solving) = solving {
+            self.notepad = Some((self.version, solving.await.ok().flatten()));
+        }
         metrics::action();
         tracing::debug!(room = %self.id, role = %record.role, action = ?record.action, "action");
         self.restart_clock(before);
@@ -438,6 +451,9 @@ impl Room {
             self.game_number = number;
             self.fugitive_seat = fugitive_seat;
             self.version += 1;
+            if let Some(solving) = self.solve_notepad(&self.game) {
+                self.notepad = Some((self.version, solving.await.ok().flatten()));
+            }
             self.rematch = [false; 2];
             self.restart_clock(None);
         }
@@ -501,17 +517,42 @@ impl Room {
         }
     }
 
+    /// Starts solving the Marshal's notepad of `game` on a blocking thread, in a room that
+    /// shows it.
+    fn solve_notepad(&self, game: &Game) -> Option<tokio::task::JoinHandle<Option<Notepad>>> {
+        let computer = self.computer;
+        let wanted = computer.notepad_assist && !game.is_over();
+        let game = game.clone();
+        wanted
+            .then(|| tokio::task::spawn_blocking(move || computer::notepad(computer, &game, Viewer::Marshal)))
+    }
+
     fn state_frame(&self, viewer: Viewer, status: &RoomStatus) -> Utf8Bytes {
         let view = self.game.view(viewer);
         let legal = viewer.role().map(|role| self.game.legal_actions(role));
-        let notepad = computer::notepad(self.computer, &self.game, viewer);
+        let solved = match &self.notepad {
+            Some((version, notepad)) if *version == self.version => notepad.as_ref(),
+            _ => None,
+        };
+        let inline;
+        let notepad = match solved {
+            Some(notepad) => Some(notepad),
+            None if computer::wants_notepad(self.computer, &self.game, viewer) => {
+                // Not solved ahead (a path that changed the game without solving it): solved
+                // here rather than sent without it.
+                tracing::warn!(room = %self.id, version = self.version, "the notepad was solved on the actor");
+                inline = computer::notepad(self.computer, &self.game, viewer);
+                inline.as_ref()
+            }
+            None => None,
+        };
         encode(&ServerMessage::State {
             version: self.version,
             game: self.game_number,
             view: &view,
             legal: legal.as_ref(),
             room: status,
-            notepad: notepad.as_ref(),
+            notepad: if viewer == Viewer::Marshal { notepad } else { None },
         })
     }
 
