@@ -497,6 +497,43 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn one_bad_row_fails_the_whole_batch() {
+        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+        let db = rooms.db().clone();
+        let [good, bad] = [table(&rooms).await, table(&rooms).await];
+        let append = |room: Uuid| Append {
+            room,
+            game: 1,
+            number: 0,
+            record: StoredAction {
+                role: Role::Fugitive,
+                action: Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY },
+                seat: None,
+                client_seq: None,
+                at: 1,
+            },
+            finished: false,
+        };
+        db.writer.append(append(bad.id)).await.unwrap();
+        let gate = db.faults().gate.write().await;
+        let mut appends = tokio::task::JoinSet::new();
+        for room in [good.id, bad.id] {
+            let writer = db.writer.clone();
+            // The bad room's action 0 is stored already: its row breaks the primary key.
+            appends.spawn(async move { writer.append(append(room)).await });
+        }
+        until_queued(&db, 1).await;
+        drop(gate);
+        while let Some(result) = appends.join_next().await {
+            assert!(matches!(result.unwrap(), Err(DbError::Batch(_))));
+        }
+        assert_eq!(stored_actions(&db, good.id).await, 0, "the good room's row went with the batch");
+        assert_eq!(stored_actions(&db, bad.id).await, 1);
+        drop([good, bad]);
+        rooms.shut_down().await;
+    }
+
+    #[tokio::test]
     async fn a_full_commit_queue_refuses_at_once_with_a_retry_hint() {
         let (rooms, _dir) = rooms(CommitOptions { max_queue: 1, ..CommitOptions::default() }).await;
         let db = rooms.db().clone();
