@@ -5,8 +5,9 @@ COPY . .
 RUN cargo build --release --locked -p fugitive-server
 
 FROM debian:bookworm-slim
+# curl: the compose file's health check asks the server's /readyz.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates \
+    && apt-get install -y --no-install-recommends ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app fugitive \
     && mkdir -p /app/data && chown fugitive /app/data

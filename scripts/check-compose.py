@@ -2,12 +2,14 @@
 """Checks the self-hosting files without a Docker engine (none runs on CI's machine).
 
 1. docker-compose.yml: a `server` built from this Dockerfile and a `db` PostgreSQL service with a
-   volume and a health check, the server waiting for the database to be healthy.
+   volume and a health check, the server waiting for the database to be healthy; the server's own
+   health check asks its /readyz (the database answers), on the port it listens on, with curl,
+   which the Dockerfile installs.
 2. Every FUGITIVE_*/DATABASE_URL variable that the compose file or the Dockerfile sets is one the
    server reads (it appears in `fugitive-server --help` as `[env: NAME=…]`).
 3. The Dockerfile copies the binary the workspace actually builds, and the web/ folder it serves.
 4. The server, started with the compose file's environment (the database host swapped for the
-   local PostgreSQL, in a database of its own), comes up and answers /healthz.
+   local PostgreSQL, in a database of its own), comes up and answers /healthz and /readyz.
 
 Usage: python3 scripts/check-compose.py  (needs target/debug/fugitive-server; PostgreSQL at
 FUGITIVE_TEST_DATABASE_URL for step 4, which is skipped with a message without it).
@@ -52,12 +54,19 @@ def compose_services():
     check(server.get("depends_on", {}).get("db", {}).get("condition") == "service_healthy",
           "server must wait for a healthy db")
     check(set(compose.get("volumes", {})) >= {"pgdata"}, "the pgdata volume must be declared")
+    health = " ".join(map(str, server.get("healthcheck", {}).get("test", [])))
+    port = str(server.get("environment", {}).get("FUGITIVE_ADDR", "")).rsplit(":", 1)[-1]
+    check(f"127.0.0.1:{port}/readyz" in health,
+          "the server's health check must ask its /readyz on the port it listens on")
     return server, db
 
 
-def dockerfile_env():
+def dockerfile_env(server):
     with open(os.path.join(ROOT, "Dockerfile")) as f:
         text = f.read()
+    tool = server["healthcheck"]["test"][1]
+    check(re.search(rf"apt-get install[^\n]*\b{re.escape(tool)}\b", text),
+          f"the server's health check runs {tool}, which the Dockerfile must install")
     env = dict(re.findall(r"(\w+)=(\S+)", " ".join(re.findall(r"^ENV (.*(?:\\\n.*)*)", text, re.M))))
     check("COPY web /app/web" in text, "the Dockerfile must copy web/")
     check("target/release/fugitive-server" in text, "the Dockerfile must copy the fugitive-server binary")
@@ -107,8 +116,10 @@ def boot_with_compose_env(server, db):
                 try:
                     with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
                         check(r.status == 200, "/healthz must answer 200")
-                        print("check-compose: server booted with the compose environment on PostgreSQL")
-                        return
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5) as r:
+                        check(r.status == 200, "/readyz must answer 200")
+                    print("check-compose: server booted with the compose environment on PostgreSQL")
+                    return
                 except OSError:
                     time.sleep(0.2)
                 check(proc.poll() is None, "the server exited with the compose environment")
@@ -124,7 +135,7 @@ def main():
     check(os.path.exists(BIN), f"{BIN} is missing: run `cargo build -p fugitive-server` first")
     server, db = compose_services()
     known = server_env_names()
-    for source, names in (("docker-compose.yml", server["environment"]), ("Dockerfile", dockerfile_env())):
+    for source, names in (("docker-compose.yml", server["environment"]), ("Dockerfile", dockerfile_env(server))):
         for name in names:
             if name.startswith("FUGITIVE_") or name == "DATABASE_URL":
                 check(name in known, f"{source} sets {name}, which fugitive-server does not read")

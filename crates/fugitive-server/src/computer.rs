@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
 use fugitive_core::{Action, Game, View, Viewer};
-use rand::Rng;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{Notepad, NotepadCandidate, NotepadPosition};
@@ -59,8 +60,10 @@ pub(crate) static SOLVED: std::sync::atomic::AtomicU64 = std::sync::atomic::Atom
 ///
 /// A bot's move that the view's legal actions do not allow (a bot bug) is replaced by a random
 /// legal one and logged, so the game goes on instead of waiting for a move that never comes.
-pub fn think(level: Level, view: View) -> Option<Action> {
-    let seed = rand::rng().random();
+///
+/// `seed` makes its choices reproducible (`--deal-seed`); `None` picks a fresh one.
+pub fn think(level: Level, view: View, seed: Option<u64>) -> Option<Action> {
+    let seed = seed.unwrap_or_else(|| rand::rng().random());
     let legal = view.legal_actions();
     let action = match view.viewer {
         Viewer::Fugitive => FugitiveBot::new(level, seed).act(&FugitiveView::new(view).ok()?),
@@ -76,7 +79,7 @@ pub fn think(level: Level, view: View) -> Option<Action> {
                 "the computer opponent chose no legal move; it plays a random one"
             );
             crate::metrics::error("bot_illegal_move");
-            legal.sample(&mut rand::rng())
+            legal.sample(&mut StdRng::seed_from_u64(seed))
         }
     }
 }
@@ -110,8 +113,12 @@ mod tests {
     async fn the_notepad_is_solved_once_per_version_whoever_watches() {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::connect(&format!("sqlite://{}", dir.path().join("notepad.db").display())).await.unwrap();
-        let limits =
-            RoomLimits { max_sockets: 4, unload_after: Duration::from_secs(60), bot_pause: Duration::ZERO };
+        let limits = RoomLimits {
+            max_sockets: 4,
+            unload_after: Duration::from_secs(60),
+            bot_pause: Duration::ZERO,
+            deal_seed: None,
+        };
         let rooms = Rooms::new(db, limits);
         let computer = Computer { bot: None, notepad_assist: true };
         let created = rooms.create(Role::Fugitive, RuleOptions::default(), None, computer).await.unwrap();

@@ -120,6 +120,14 @@ pub struct Config {
     #[arg(long, env = "FUGITIVE_MAX_COMMIT_BATCH", default_value_t = 512,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_commit_batch: u64,
+
+    /// For tests and for operators reproducing a game, never for a public server: deal every
+    /// game from this number instead of a fresh random seed (game n of every room gets the same
+    /// deal: `fugitive_server::rooms::deal(seed, n)`), and the computer opponent's choices follow
+    /// from it too. Only the server's operator sets it; no client can set or see it (a game's
+    /// seed is public only once the game is over, as always).
+    #[arg(long, env = "FUGITIVE_DEAL_SEED")]
+    pub deal_seed: Option<u64>,
 }
 
 /// How log lines are written.

@@ -45,6 +45,10 @@ pub enum DbError {
     /// (or, if the commit itself failed, it may have been).
     #[error("the batch of actions failed: {0}")]
     Batch(Arc<DbError>),
+    /// The room expired (or is gone) before its action was stored: nothing of it was written;
+    /// the other actions of its batch were.
+    #[error("the room expired before its action was stored")]
+    Expired,
 }
 
 /// The database: a cheap clone of the pool.
@@ -93,6 +97,8 @@ pub struct StoredRoom {
     pub seats: [Option<String>; 2],
     /// When the later of the two seats was claimed, once both are.
     pub seated_at: Option<i64>,
+    /// Which seats have offered a rematch after the current game, which is over.
+    pub rematch: [bool; 2],
     /// The current (latest) game with its actions.
     pub game: StoredGame,
     /// Accepted actions in the room's earlier games.
@@ -160,6 +166,8 @@ fn seat_of(index: i64) -> Result<Seat, DbError> {
 
 /// rules, turn_clock_secs, invite_hash, computer.
 type RoomRow = (String, Option<i64>, Option<String>, Option<String>);
+/// seat, token_hash, claimed_at, rematch_game.
+type SeatRow = (i64, Option<String>, Option<i64>, Option<i64>);
 type GameRow = (i64, String, String, i64, i64, Option<i64>);
 type ActionRow = (String, String, Option<i64>, Option<i64>, i64);
 
@@ -209,6 +217,15 @@ impl Db {
         };
         let writer = Writer::start(connection, pool.clone(), commit);
         Ok(Db { pool, writer })
+    }
+
+    /// Whether the database answers a query (`/readyz`).
+    ///
+    /// # Errors
+    /// When it does not.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
     }
 
     /// Stops the writer once what it holds is committed, then closes the pool, waiting for
@@ -342,25 +359,29 @@ impl Db {
     /// On a database failure or corrupt data.
     pub async fn load_room(&self, room: Uuid) -> Result<Option<StoredRoom>, DbError> {
         let id = room.to_string();
-        let row: Option<RoomRow> =
-            sqlx::query_as("SELECT rules, turn_clock_secs, invite_hash, computer FROM rooms WHERE id = $1")
-                .bind(&id)
-                .fetch_optional(&self.pool)
-                .await?;
+        let row: Option<RoomRow> = sqlx::query_as(
+            "SELECT rules, turn_clock_secs, invite_hash, computer FROM rooms \
+                 WHERE id = $1 AND expired_at IS NULL",
+        )
+        .bind(&id)
+        .fetch_optional(&self.pool)
+        .await?;
         let Some((rules, turn_clock_secs, invite_hash, computer)) = row else {
             return Ok(None);
         };
         let mut seats = [None, None];
         let mut claimed = [None, None];
-        let rows: Vec<(i64, Option<String>, Option<i64>)> =
-            sqlx::query_as("SELECT seat, token_hash, claimed_at FROM seats WHERE room_id = $1")
+        let mut offered = [None, None];
+        let rows: Vec<SeatRow> =
+            sqlx::query_as("SELECT seat, token_hash, claimed_at, rematch_game FROM seats WHERE room_id = $1")
                 .bind(&id)
                 .fetch_all(&self.pool)
                 .await?;
-        for (seat, hash, claimed_at) in rows {
+        for (seat, hash, claimed_at, rematch_game) in rows {
             let seat = seat_of(seat)?.index();
             seats[seat] = hash;
             claimed[seat] = claimed_at;
+            offered[seat] = rematch_game;
         }
         let seated_at = claimed[0].zip(claimed[1]).map(|(a, b): (i64, i64)| a.max(b));
         let number: Option<i64> = sqlx::query_scalar("SELECT MAX(game) FROM games WHERE room_id = $1")
@@ -369,6 +390,7 @@ impl Db {
             .await?;
         let number = number.ok_or_else(|| corrupt(format!("room {id} has no game")))?;
         let game = self.load_game(room, number as u64).await?.ok_or_else(|| corrupt("game vanished"))?;
+        let rematch = offered.map(|offer| offer == Some(number));
         let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM actions WHERE room_id = $1")
             .bind(&id)
             .fetch_one(&self.pool)
@@ -389,6 +411,7 @@ impl Db {
             invite_hash,
             seats,
             seated_at,
+            rematch: rematch.map(|offered| offered && game.finished_at.is_some()),
             earlier_actions: (total as u64).saturating_sub(game.actions.len() as u64),
             game,
             seqs,
@@ -443,28 +466,87 @@ impl Db {
         }))
     }
 
-    /// Deletes the rooms whose current game is unfinished and which have been idle since
-    /// before `cutoff` (Unix ms). Returns their ids.
+    /// The rooms whose current game is unfinished and which have been idle since before
+    /// `cutoff` (Unix ms): candidates for [`Db::expire_room`].
     ///
     /// # Errors
     /// On a database failure.
-    pub async fn expire_rooms(&self, cutoff: i64) -> Result<Vec<Uuid>, DbError> {
+    pub async fn stale_rooms(&self, cutoff: i64) -> Result<Vec<Uuid>, DbError> {
         let ids: Vec<String> = sqlx::query_scalar(
-            "SELECT id FROM rooms WHERE touched_at < $1 AND EXISTS \
+            "SELECT id FROM rooms WHERE touched_at < $1 AND expired_at IS NULL AND EXISTS \
              (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL)",
         )
         .bind(cutoff)
         .fetch_all(&self.pool)
         .await?;
-        for id in &ids {
-            let mut tx = self.pool.begin().await?;
-            for table in ["actions", "games", "seats"] {
-                tx.execute(sqlx::query(&format!("DELETE FROM {table} WHERE room_id = $1")).bind(id)).await?;
-            }
-            sqlx::query("DELETE FROM rooms WHERE id = $1").bind(id).execute(&mut *tx).await?;
-            tx.commit().await?;
-        }
         Ok(ids.iter().filter_map(|id| Uuid::parse_str(id).ok()).collect())
+    }
+
+    /// Expires a room found by [`Db::stale_rooms`], if it is still idle since before `cutoff`
+    /// and its game unfinished: the check is part of the deletion (a move since the selection
+    /// keeps the room). Deletes the unfinished game with its actions and the seats; a room
+    /// with finished games keeps them, marked expired, for their replays; one without is
+    /// deleted. Returns whether it expired.
+    ///
+    /// # Errors
+    /// On a database failure; then nothing changed.
+    pub async fn expire_room(&self, room: Uuid, cutoff: i64) -> Result<bool, DbError> {
+        let id = room.to_string();
+        let mut tx = self.pool.begin().await?;
+        // First, so the room's row is locked before anything is deleted (an append locks it
+        // first too).
+        let expired = sqlx::query(
+            "UPDATE rooms SET expired_at = $1, invite_hash = NULL \
+             WHERE id = $2 AND expired_at IS NULL AND touched_at < $3 AND EXISTS \
+             (SELECT 1 FROM games WHERE games.room_id = $4 AND games.finished_at IS NULL)",
+        )
+        .bind(now_ms())
+        .bind(&id)
+        .bind(cutoff)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if expired == 0 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        sqlx::query(
+            "DELETE FROM actions WHERE room_id = $1 AND game IN \
+             (SELECT game FROM games WHERE room_id = $2 AND finished_at IS NULL)",
+        )
+        .bind(&id)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM games WHERE room_id = $1 AND finished_at IS NULL")
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM seats WHERE room_id = $1").bind(&id).execute(&mut *tx).await?;
+        sqlx::query(
+            "DELETE FROM rooms WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM games WHERE room_id = $2)",
+        )
+        .bind(&id)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Stores that `seat` offers a rematch after game `game`.
+    ///
+    /// # Errors
+    /// On a database failure; then nothing was written.
+    pub async fn offer_rematch(&self, room: Uuid, seat: Seat, game: u64) -> Result<(), DbError> {
+        sqlx::query("UPDATE seats SET rematch_game = $1 WHERE room_id = $2 AND seat = $3")
+            .bind(game as i64)
+            .bind(room.to_string())
+            .bind(seat.index() as i64)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// The rooms whose current game is unfinished.
@@ -473,7 +555,7 @@ impl Db {
     /// On a database failure.
     pub async fn rooms_with_unfinished_game(&self) -> Result<Vec<Uuid>, DbError> {
         let ids: Vec<String> = sqlx::query_scalar(
-            "SELECT id FROM rooms WHERE EXISTS \
+            "SELECT id FROM rooms WHERE expired_at IS NULL AND EXISTS \
              (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL)",
         )
         .fetch_all(&self.pool)
@@ -481,15 +563,16 @@ impl Db {
         Ok(ids.iter().filter_map(|id| Uuid::parse_str(id).ok()).collect())
     }
 
-    /// Whether a room exists.
+    /// Whether a room exists and has not expired.
     ///
     /// # Errors
     /// On a database failure.
     pub async fn room_exists(&self, room: Uuid) -> Result<bool, DbError> {
-        let found: Option<String> = sqlx::query_scalar("SELECT id FROM rooms WHERE id = $1")
-            .bind(room.to_string())
-            .fetch_optional(&self.pool)
-            .await?;
+        let found: Option<String> =
+            sqlx::query_scalar("SELECT id FROM rooms WHERE id = $1 AND expired_at IS NULL")
+                .bind(room.to_string())
+                .fetch_optional(&self.pool)
+                .await?;
         Ok(found.is_some())
     }
 }
@@ -523,4 +606,55 @@ async fn insert_game(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use fugitive_core::Role;
+
+    use super::*;
+
+    async fn db() -> (Db, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("db.db").display())).await.unwrap();
+        (db, dir)
+    }
+
+    fn new_room() -> NewRoom {
+        NewRoom {
+            id: Uuid::new_v4(),
+            rules: RuleOptions::default(),
+            turn_clock_secs: None,
+            invite_hash: hash_secret("invite"),
+            host_token_hash: hash_secret("token"),
+            seed: Seed::from(1),
+            fugitive_seat: Seat::Host,
+            computer: Computer::default(),
+        }
+    }
+
+    #[tokio::test]
+    async fn expiry_spares_a_room_touched_after_it_was_selected() {
+        let (db, _dir) = db().await;
+        let room = new_room();
+        db.create_room(&room).await.unwrap();
+        let cutoff = now_ms() + 1;
+        assert_eq!(db.stale_rooms(cutoff).await.unwrap(), vec![room.id]);
+        // A move lands between the selection and the deletion: the deletion checks again.
+        let record = StoredAction {
+            role: Role::Fugitive,
+            action: Action::Pass,
+            seat: Some(Seat::Host),
+            client_seq: Some(1),
+            at: cutoff + 1000,
+        };
+        db.append_action(room.id, 1, 0, &record, false).await.unwrap();
+        assert!(!db.expire_room(room.id, cutoff).await.unwrap(), "a room touched since is not expired");
+        let stored = db.load_room(room.id).await.unwrap().expect("the room is still there");
+        assert_eq!(stored.game.actions, vec![record]);
+        // Idle again past a later cutoff, it goes.
+        assert!(db.expire_room(room.id, cutoff + 2000).await.unwrap());
+        assert!(db.load_room(room.id).await.unwrap().is_none());
+        assert!(!db.expire_room(room.id, cutoff + 2000).await.unwrap(), "once");
+    }
 }

@@ -156,6 +156,7 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .route("/ws/v1/rooms/{room}", get(socket::upgrade))
         .route("/api/origin", get(socket::check_origin))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
         .route("/metrics", get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }))
         .merge(web::routes(web_dir))
         .layer(DefaultBodyLimit::max(4096))
@@ -172,6 +173,25 @@ async fn json_timeout(response: Response) -> Response {
         return AppError::RequestTimeout.into_response();
     }
     response
+}
+
+/// How long `/readyz` waits for the database.
+const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Readiness, for load balancers and the compose health check: the database answers a query.
+/// (`/healthz` is liveness: the process serves HTTP, whatever the database does.)
+async fn readyz(State(app): State<AppState>) -> Result<&'static str, AppError> {
+    match tokio::time::timeout(READY_TIMEOUT, app.rooms.db().ping()).await {
+        Ok(Ok(())) => Ok("ready"),
+        Ok(Err(error)) => {
+            tracing::warn!(%error, "not ready: the database refuses");
+            Err(AppError::Unavailable)
+        }
+        Err(_) => {
+            tracing::warn!("not ready: the database does not answer");
+            Err(AppError::Unavailable)
+        }
+    }
 }
 
 /// The creator's choice of seat.
@@ -228,18 +248,31 @@ fn links(room: Uuid, token: &str, invite: Option<&str>) -> Links {
     }
 }
 
-/// Reads an optional JSON body: empty means all defaults.
+/// Reads an optional JSON object: an empty body means all defaults.
 fn json_body<T: serde::de::DeserializeOwned + Default>(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<T, AppError> {
-    let body = body.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
-        _ => AppError::BadRequest(rejection.body_text()),
-    })?;
+    let body = body_bytes(body)?;
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(T::default());
     }
-    serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(format!("bad request body: {e}")))
+    json_object(&body)
+}
+
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, AppError> {
+    body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
+        _ => AppError::BadRequest(rejection.body_text()),
+    })
+}
+
+/// Reads a JSON object: serde would also take an array for a struct, field by field.
+fn json_object<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
+    let bad = |e: serde_json::Error| AppError::BadRequest(format!("bad request body: {e}"));
+    match serde_json::from_slice(body).map_err(bad)? {
+        object @ serde_json::Value::Object(_) => serde_json::from_value(object).map_err(bad),
+        _ => Err(AppError::BadRequest("the request body must be a JSON object".into())),
+    }
 }
 
 fn room_id(text: &str) -> Result<Uuid, AppError> {
@@ -290,8 +323,8 @@ async fn create_room(
     Ok((StatusCode::CREATED, Json(granted)))
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Claim {
     invite: String,
 }
@@ -319,7 +352,8 @@ async fn claim_seat(
 ) -> Result<Json<SeatGranted>, AppError> {
     app.limiter.check(&headers, peer).map_err(AppError::RateLimited)?;
     let room = room_id(&room)?;
-    let claim: Claim = json_body(body)?;
+    // Unlike room creation, a claim has no defaults: no body is no invitation.
+    let claim: Claim = json_object(&body_bytes(body)?)?;
     let claimed = with_room(&app, room, |handle| {
         let invite = claim.invite.clone();
         async move { handle.claim(invite).await }

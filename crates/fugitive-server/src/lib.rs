@@ -78,6 +78,8 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let local = listener.local_addr()?;
+    // First: the rooms rebuilt below are counted in `fugitive_rooms_loaded`.
+    let metrics = metrics::install();
     web::check(&config.web_dir)?;
     config.max_sockets = cap_sockets(config.max_sockets);
     let database = without_password(&config.database_url);
@@ -92,6 +94,7 @@ pub async fn run(
         max_sockets: config.max_sockets_per_room,
         unload_after: config.room_unload_after,
         bot_pause: config.bot_pause,
+        deal_seed: config.deal_seed,
     };
     let rooms = Rooms::new(db.clone(), limits);
     let (stop_tx, stop) = watch::channel(false);
@@ -102,7 +105,7 @@ pub async fn run(
         origins: Arc::new(Origins::new(&config, local)),
         sockets: sockets.clone(),
         stop: stop.clone(),
-        metrics: metrics::install(),
+        metrics,
         limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
         config: Arc::new(config.clone()),
     };

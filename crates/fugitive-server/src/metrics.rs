@@ -17,7 +17,8 @@ const COMMIT: &str = "fugitive_commit_seconds";
 const OVERLOAD: &str = "fugitive_commit_overload_total";
 
 /// Installs the process-wide recorder once (tests run several servers in one process) and
-/// returns the handle that renders it.
+/// returns the handle that renders it. Call it before anything is counted: `run` does so first,
+/// before the rooms of the database are rebuilt.
 pub fn install() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE
@@ -50,6 +51,18 @@ pub fn install() -> PrometheusHandle {
             metrics::describe_histogram!(BATCH_SIZE, "Actions per group-commit transaction");
             metrics::describe_histogram!(COMMIT, "Time to write and commit one batch of actions");
             metrics::describe_counter!(OVERLOAD, "Actions refused because the commit queue was full");
+            // Every metric exists from start-up, before the first room or socket: a gauge that
+            // appears only later reads as missing, not as 0. Of the error codes, `unavailable`
+            // (the database failed) is the one to alert on; the others appear when they happen.
+            metrics::gauge!(ROOMS).set(0.0);
+            metrics::gauge!(SOCKETS).set(0.0);
+            metrics::counter!(ACTIONS).absolute(0);
+            metrics::counter!(ERRORS, "code" => "unavailable").absolute(0);
+            let _ = metrics::histogram!(LATENCY);
+            metrics::counter!(BATCHES).absolute(0);
+            metrics::counter!(OVERLOAD).absolute(0);
+            let _ = metrics::histogram!(BATCH_SIZE);
+            let _ = metrics::histogram!(COMMIT);
             handle
         })
         .clone()
@@ -61,9 +74,19 @@ pub fn render(handle: &PrometheusHandle) -> String {
     handle.render()
 }
 
-/// A room actor started (+1) or stopped (-1).
-pub fn room_loaded(delta: f64) {
-    metrics::gauge!(ROOMS).increment(delta);
+/// Counts a room actor in `fugitive_rooms_loaded` until it is dropped.
+pub struct RoomLoaded(());
+
+/// A room actor is about to run.
+pub fn room_loaded() -> RoomLoaded {
+    metrics::gauge!(ROOMS).increment(1.0);
+    RoomLoaded(())
+}
+
+impl Drop for RoomLoaded {
+    fn drop(&mut self) {
+        metrics::gauge!(ROOMS).decrement(1.0);
+    }
 }
 
 /// A socket opened (+1) or closed (-1).

@@ -10,8 +10,7 @@ use std::ops::ControlFlow;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{Action, ByRole, Game, ReplayError, Role, RuleOptions, Seed, Setup, Viewer};
-use rand::RngCore;
+use fugitive_core::{Action, ByRole, Game, ReplayError, Role, RuleOptions, Setup, Viewer};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -21,6 +20,7 @@ use crate::computer::{self, Computer};
 use crate::db::{Db, DbError, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
 use crate::protocol::{ClockStatus, Notepad, Reply, RoomStatus, ServerMessage, code, encode};
+use crate::rooms;
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
 
 mod handle;
@@ -63,6 +63,8 @@ pub struct RoomLimits {
     pub unload_after: Duration,
     /// About how long a computer opponent waits before it moves.
     pub bot_pause: Duration,
+    /// `--deal-seed`: deal every game, and let the computer choose, from this number.
+    pub deal_seed: Option<u64>,
 }
 
 /// The computer opponent's next request, under way: it answers with the room's version it was
@@ -93,6 +95,10 @@ pub struct Room {
     /// blocking thread: the deduction is too heavy for the actor, and every Marshal frame of
     /// that version shares it.
     notepad: Option<(u64, Option<Notepad>)>,
+    /// A write failed: the database may hold it all the same (an ambiguous commit: committed,
+    /// then the connection failed before saying so). The room reads its state back from the
+    /// database before it carries out anything else.
+    stale: bool,
 }
 
 impl Room {
@@ -119,16 +125,10 @@ impl Room {
         for (seat, seq) in stored.seqs {
             seats[seat.index()].seqs.note_accepted(seq);
         }
-        let clock = match (stored.turn_clock_secs, game.to_move(), stored.seated_at) {
-            (Some(secs), Some(role), Some(seated_at)) => {
-                let turn_start = turn_start.max(seated_at);
-                let elapsed = u64::try_from(now_ms() - turn_start).unwrap_or(0);
-                let left = Duration::from_millis((secs * 1000).saturating_sub(elapsed));
-                Some(Clock { role, deadline: Instant::now() + left })
-            }
-            _ => None,
-        };
-        Ok(Room {
+        // The clock of this turn started when the turn did, or when the second seat was claimed
+        // if that came later.
+        let turn_start = turn_start.max(stored.seated_at.unwrap_or(turn_start));
+        let mut room = Room {
             id,
             db,
             limits,
@@ -142,15 +142,22 @@ impl Room {
                 + stored.game.number.saturating_sub(1),
             game,
             fugitive_seat: stored.game.fugitive_seat,
-            rematch: [false; 2],
+            rematch: stored.rematch,
             sockets: HashMap::new(),
             next_socket: 1,
-            clock,
+            clock: None,
             empty_since: Instant::now(),
             computer: stored.computer,
             thinking: None,
             notepad: None,
-        })
+            stale: false,
+        };
+        room.clock = room.clock_due().map(|(secs, role)| {
+            let elapsed = u64::try_from(now_ms() - turn_start).unwrap_or(0);
+            let left = Duration::from_millis((secs * 1000).saturating_sub(elapsed));
+            Clock { role, deadline: Instant::now() + left }
+        });
+        Ok(room)
     }
 
     /// Starts the actor. `on_unload` runs when it unloads itself for want of sockets.
@@ -161,15 +168,17 @@ impl Room {
         on_unload: impl FnOnce() + Send + 'static,
     ) -> RoomHandle {
         let (tx, rx) = mpsc::channel(64);
-        tasks.spawn(self.run(rx, on_unload));
+        // Counted at once, not when the task first runs: `/metrics` is right from here on.
+        let loaded = metrics::room_loaded();
+        tasks.spawn(async move {
+            self.run(rx, on_unload).await;
+            drop(loaded);
+        });
         RoomHandle { generation, tx }
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_unload: impl FnOnce()) {
-        metrics::room_loaded(1.0);
-        if let Some(solving) = self.solve_notepad(&self.game) {
-            self.notepad = Some((self.version, solving.await.ok().flatten()));
-        }
+        self.solve_notepad_now().await;
         self.wake_bot();
         loop {
             let deadline = self.clock.map(|c| c.deadline);
@@ -193,7 +202,6 @@ impl Room {
                 }
             }
         }
-        metrics::room_loaded(-1.0);
     }
 
     /// Carries out one command; `Break` when the actor must stop (the room expired).
@@ -207,11 +215,19 @@ impl Room {
             }
             Command::Leave { socket } => self.leave(socket),
             Command::Request { socket, seq, request, reply } => {
-                let answer = self.request(socket, seq, request).await;
+                let answer = if self.refresh().await {
+                    self.request(socket, seq, request).await
+                } else {
+                    unavailable(seq)
+                };
                 let _ = reply.send(answer);
             }
             Command::Claim { invite, reply } => {
-                let answer = self.claim(&invite).await;
+                let answer = if self.refresh().await {
+                    self.claim(&invite).await
+                } else {
+                    Err(ClaimError::Unavailable)
+                };
                 let _ = reply.send(answer);
             }
             Command::Summary { reply } => {
@@ -229,6 +245,49 @@ impl Room {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// After a failed write, reads the room back from the database (which may hold the write
+    /// all the same) and tells every socket; `false` while the database cannot be read. The
+    /// sockets and each seat's remembered replies stay.
+    async fn refresh(&mut self) -> bool {
+        if !self.stale {
+            return true;
+        }
+        let stored = match self.db.load_room(self.id).await {
+            Ok(Some(stored)) => stored,
+            Ok(None) => {
+                tracing::error!(room = %self.id, "the room is gone from the database");
+                return false;
+            }
+            Err(error) => {
+                tracing::error!(room = %self.id, %error, "could not reload the room");
+                return false;
+            }
+        };
+        let accepted = stored.seqs.clone();
+        let fresh = match Room::rebuild(self.id, stored, self.db.clone(), self.limits) {
+            Ok(fresh) => fresh,
+            Err(error) => {
+                tracing::error!(room = %self.id, %error, "the reloaded room does not replay");
+                return false;
+            }
+        };
+        let old = std::mem::replace(self, fresh);
+        self.sockets = old.sockets;
+        self.next_socket = old.next_socket;
+        self.empty_since = old.empty_since;
+        self.thinking = old.thinking;
+        for (seat, memory) in Seat::ALL.into_iter().zip(old.seats.map(|s| s.seqs)) {
+            self.seats[seat.index()].seqs = memory;
+        }
+        for (seat, seq) in accepted {
+            self.seats[seat.index()].seqs.note_accepted(seq);
+        }
+        tracing::info!(room = %self.id, version = self.version, "room reloaded after a failed write");
+        self.solve_notepad_now().await;
+        self.broadcast();
+        true
     }
 
     fn role_of(&self, seat: Seat) -> Role {
@@ -347,8 +406,12 @@ impl Room {
             self.db.append_action(self.id, self.game_number, number, &record, next.is_over()).await
         {
             match error {
+                // Refused before it reached the writer: nothing was written, nothing to read back.
                 DbError::Overloaded => tracing::debug!(room = %self.id, "the commit queue is full"),
-                _ => tracing::error!(room = %self.id, %error, "could not store an action"),
+                _ => {
+                    tracing::error!(room = %self.id, %error, "could not store an action");
+                    self.stale = true;
+                }
             }
             return Err(error);
         }
@@ -380,11 +443,14 @@ impl Room {
             return;
         }
         let (version, pause) = (self.version, computer::pause(self.limits.bot_pause));
+        // With `--deal-seed` the computer's choices are reproducible: they follow from it and
+        // the room's version.
+        let seed = self.limits.deal_seed.map(|base| base.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ version);
         let (tx, rx) = oneshot::channel();
         tokio::spawn(async move {
             tokio::time::sleep(pause).await;
             let request = match view {
-                Some(view) => tokio::task::spawn_blocking(move || computer::think(level, view))
+                Some(view) => tokio::task::spawn_blocking(move || computer::think(level, view, seed))
                     .await
                     .ok()
                     .flatten()
@@ -399,6 +465,10 @@ impl Room {
     /// The computer opponent's request, made through the same door as a socket's.
     async fn bot_move(&mut self, (version, request): (u64, Option<SeatRequest>)) {
         self.thinking = None;
+        if !self.refresh().await {
+            self.bot_retry(version, request);
+            return;
+        }
         if version != self.version {
             // Overtaken (a resignation, a clock): think again about the new state.
             self.wake_bot();
@@ -410,13 +480,38 @@ impl Room {
         };
         let seq = self.seats[Seat::Guest.index()].seqs.last + 1;
         let reply = self.seat_request(Seat::Guest, seq, request).await;
-        if self.version == version && !self.game.is_over() {
+        if reply.code() == Some(code::UNAVAILABLE) {
+            self.bot_retry(version, Some(request));
+        } else if self.version == version && !self.game.is_over() {
             // Refused or not stored: the same view would give the same request; wait for news.
             tracing::warn!(room = %self.id, ?request, ?reply, "the computer opponent's move did not go through");
         }
     }
 
+    /// The database failed under the computer's request: it asks again in a second (by then
+    /// the room may have moved on, and it thinks again).
+    fn bot_retry(&mut self, version: u64, request: Option<SeatRequest>) {
+        tracing::warn!(room = %self.id, "the computer opponent waits for the database");
+        let (tx, rx) = oneshot::channel();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let _ = tx.send((version, request));
+        });
+        self.thinking = Some(rx);
+    }
+
     async fn time_out(&mut self) {
+        if !self.refresh().await {
+            // The database is down: try again shortly rather than lose the clock.
+            if let Some(clock) = self.clock.as_mut() {
+                clock.deadline = Instant::now() + Duration::from_secs(1);
+            }
+            return;
+        }
+        if self.clock.is_none_or(|clock| clock.deadline > Instant::now()) {
+            // The reload restarted or stopped the clock.
+            return;
+        }
         let Some(role) = self.game.to_move() else {
             self.clock = None;
             return;
@@ -430,20 +525,28 @@ impl Room {
     }
 
     async fn rematch(&mut self, seat: Seat, seq: u64) -> (Reply, Memo) {
-        let both_seated = self.seats.iter().all(|s| s.token_hash.is_some());
-        if !self.game.is_over() || !both_seated {
+        if !self.game.is_over() || !self.both_seated() {
             let message = "a rematch is offered once the game is over, by one of its two players";
             return (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused);
         }
-        self.rematch[seat.index()] = true;
+        let mut offers = self.rematch;
+        offers[seat.index()] = true;
+        if offers != [true, true] && !self.rematch[seat.index()] {
+            // An offer is stored, so it outlives the room's unloading and a restart.
+            if let Err(error) = self.db.offer_rematch(self.id, seat, self.game_number).await {
+                tracing::error!(room = %self.id, %error, "could not store a rematch offer");
+                self.stale = true;
+                return (unavailable(seq), Memo::Forget);
+            }
+        }
+        self.rematch = offers;
         if self.rematch == [true, true] {
-            let mut seed = [0u8; 32];
-            rand::rng().fill_bytes(&mut seed);
-            let setup = Setup { seed: Seed(seed), rules: self.rules };
-            let fugitive_seat = self.fugitive_seat.other();
             let number = self.game_number + 1;
+            let setup = Setup { seed: rooms::new_seed(self.limits.deal_seed, number), rules: self.rules };
+            let fugitive_seat = self.fugitive_seat.other();
             if let Err(error) = self.db.new_game(self.id, number, &setup, fugitive_seat, now_ms()).await {
                 tracing::error!(room = %self.id, %error, "could not store a new game");
+                self.stale = true;
                 self.rematch[seat.index()] = false;
                 return (unavailable(seq), Memo::Forget);
             }
@@ -451,9 +554,7 @@ impl Room {
             self.game_number = number;
             self.fugitive_seat = fugitive_seat;
             self.version += 1;
-            if let Some(solving) = self.solve_notepad(&self.game) {
-                self.notepad = Some((self.version, solving.await.ok().flatten()));
-            }
+            self.solve_notepad_now().await;
             self.rematch = [false; 2];
             self.restart_clock(None);
         }
@@ -475,6 +576,7 @@ impl Room {
             Ok(false) => return Err(ClaimError::Taken),
             Err(error) => {
                 tracing::error!(room = %self.id, %error, "could not claim a seat");
+                self.stale = true;
                 return Err(ClaimError::Unavailable);
             }
         }
@@ -485,14 +587,26 @@ impl Room {
         Ok(Claimed { role: self.role_of(Seat::Guest), token })
     }
 
-    /// Starts the clock of the player to move when the turn passed to the other player.
+    /// Whether both seats are claimed (by players or the computer).
+    fn both_seated(&self) -> bool {
+        self.seats.iter().all(|s| s.token_hash.is_some())
+    }
+
+    /// R17, the one rule of the turn clock: in a room with a clock, the clock of the player to
+    /// move runs while the game runs and both seats are claimed. Never against a seat nobody
+    /// has claimed yet, however the room got here (a move, a claim, a rematch, a rebuild).
+    fn clock_due(&self) -> Option<(u64, Role)> {
+        let secs = self.turn_clock_secs?;
+        let role = self.game.to_move()?;
+        self.both_seated().then_some((secs, role))
+    }
+
+    /// Starts the clock of the player to move when it is due and the turn passed to the other
+    /// player (or no clock ran); stops it when it is not due.
     fn restart_clock(&mut self, before: Option<Role>) {
-        let Some(secs) = self.turn_clock_secs else {
-            return;
-        };
-        self.clock = match self.game.to_move() {
+        self.clock = match self.clock_due() {
             None => None,
-            Some(role) if Some(role) != before || self.clock.is_none() => {
+            Some((secs, role)) if Some(role) != before || self.clock.is_none() => {
                 Some(Clock { role, deadline: Instant::now() + Duration::from_secs(secs) })
             }
             Some(_) => self.clock,
@@ -525,6 +639,14 @@ impl Room {
         let game = game.clone();
         wanted
             .then(|| tokio::task::spawn_blocking(move || computer::notepad(computer, &game, Viewer::Marshal)))
+    }
+
+    /// Solves the notepad of the game as it is now (a room loaded, reloaded or dealt anew),
+    /// off the actor's thread.
+    async fn solve_notepad_now(&mut self) {
+        if let Some(solving) = self.solve_notepad(&self.game) {
+            self.notepad = Some((self.version, solving.await.ok().flatten()));
+        }
     }
 
     fn state_frame(&self, viewer: Viewer, status: &RoomStatus) -> Utf8Bytes {
@@ -593,7 +715,7 @@ fn kick(socket: &mut Socket, why: Kick) {
 }
 
 fn unavailable(seq: u64) -> Reply {
-    Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; nothing changed, try again")
+    Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; try again with the same seq")
 }
 
 /// The commit queue is full: the server is busy. Retries spread over a quarter to half a second.
@@ -615,5 +737,57 @@ async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use fugitive_core::{Card, Cards};
+
+    use super::*;
+    use crate::rooms::Rooms;
+
+    #[tokio::test]
+    async fn an_ambiguous_commit_is_read_back_before_the_next_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("room.db").display())).await.unwrap();
+        let limits = RoomLimits {
+            max_sockets: 4,
+            unload_after: Duration::from_secs(60),
+            bot_pause: Duration::ZERO,
+            deal_seed: None,
+        };
+        let rooms = Rooms::new(db.clone(), limits);
+        let created =
+            rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
+        let room = rooms.get(created.room).await.unwrap();
+        let (queue, _frames) = mpsc::channel(64);
+        let (kick, _kicked) = oneshot::channel();
+        let socket = room.join(Some(created.token), queue, kick).await.unwrap().unwrap();
+        let place =
+            SeatRequest::Action(Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY });
+
+        // The database commits the placement but the driver reports a failure.
+        db.faults().ambiguous_next_batch.store(true, Ordering::SeqCst);
+        let reply = room.request(socket, 1, place).await.unwrap();
+        assert_eq!(reply.code(), Some(code::UNAVAILABLE));
+        let stored = db.load_room(created.room).await.unwrap().unwrap();
+        assert_eq!(stored.game.actions.len(), 1, "it was stored all the same");
+
+        // The room reads its log back: the retry is answered ok (and not applied twice), and
+        // the game goes on from the stored state.
+        assert_eq!(room.request(socket, 1, place).await.unwrap(), Reply::ok(1));
+        let end_turn = SeatRequest::Action(Action::EndTurn);
+        assert_eq!(room.request(socket, 2, end_turn).await.unwrap(), Reply::ok(2));
+        let stored = db.load_room(created.room).await.unwrap().unwrap();
+        let actions: Vec<Action> = stored.game.actions.iter().map(|a| a.action).collect();
+        assert_eq!(
+            actions,
+            [Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY }, Action::EndTurn]
+        );
+        drop(room);
+        rooms.shut_down().await;
     }
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use fugitive_core::{ReplayError, Role, RuleOptions, Seed};
 use rand::RngCore;
+use sha2::{Digest, Sha256};
 use thiserror::Error;
 use tokio::task::JoinSet;
 use uuid::Uuid;
@@ -16,6 +17,29 @@ use crate::computer::Computer;
 use crate::db::{Db, DbError, NewRoom, now_ms};
 use crate::room::{Room, RoomHandle, RoomLimits};
 use crate::seat::{Seat, hash_secret, new_secret};
+
+/// The seed of game `game` of a room: fresh from the OS-seeded CSPRNG, or with `--deal-seed`
+/// the known [`deal`].
+pub fn new_seed(deal_seed: Option<u64>, game: u64) -> Seed {
+    match deal_seed {
+        Some(base) => deal(base, game),
+        None => {
+            let mut seed = [0u8; 32];
+            rand::rng().fill_bytes(&mut seed);
+            Seed(seed)
+        }
+    }
+}
+
+/// The known deal of game `game` of every room under `--deal-seed base` (tests and operators
+/// reproducing a game): SHA-256 of the two numbers.
+pub fn deal(base: u64, game: u64) -> Seed {
+    let mut hash = Sha256::new();
+    hash.update(b"fugitive deal");
+    hash.update(base.to_le_bytes());
+    hash.update(game.to_le_bytes());
+    Seed(hash.finalize().into())
+}
 
 /// Why a room could not be had.
 #[derive(Debug, Error)]
@@ -109,15 +133,13 @@ impl Rooms {
     ) -> Result<Created, DbError> {
         let token = new_secret();
         let invite = new_secret();
-        let mut seed = [0u8; 32];
-        rand::rng().fill_bytes(&mut seed);
         let room = NewRoom {
             id: Uuid::new_v4(),
             rules,
             turn_clock_secs,
             invite_hash: hash_secret(&invite),
             host_token_hash: hash_secret(&token),
-            seed: Seed(seed),
+            seed: new_seed(self.inner.limits.deal_seed, 1),
             fugitive_seat: if role == Role::Fugitive { Seat::Host } else { Seat::Guest },
             computer,
         };
@@ -161,15 +183,20 @@ impl Rooms {
     /// On a database failure.
     pub async fn expire(&self, ttl: Duration) -> Result<usize, DbError> {
         let cutoff = now_ms() - i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
-        let expired = self.inner.db.expire_rooms(cutoff).await?;
-        for id in &expired {
-            let handle = self.inner.map().remove(id);
+        let mut expired = 0;
+        for id in self.inner.db.stale_rooms(cutoff).await? {
+            // The deletion checks again: a move since the selection keeps the room.
+            if !self.inner.db.expire_room(id, cutoff).await? {
+                continue;
+            }
+            expired += 1;
+            let handle = self.inner.map().remove(&id);
             if let Some(handle) = handle {
                 handle.expire().await;
             }
             tracing::info!(room = %id, "room expired");
         }
-        Ok(expired.len())
+        Ok(expired)
     }
 
     /// At start-up, rebuilds every room whose game is unfinished from its action log, so a
@@ -204,7 +231,7 @@ mod tests {
     async fn registry(unload_after: Duration) -> (Rooms, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let db = Db::connect(&format!("sqlite://{}", dir.path().join("rooms.db").display())).await.unwrap();
-        let limits = RoomLimits { max_sockets: 4, unload_after, bot_pause: Duration::ZERO };
+        let limits = RoomLimits { max_sockets: 4, unload_after, bot_pause: Duration::ZERO, deal_seed: None };
         (Rooms::new(db, limits), dir)
     }
 

@@ -4,10 +4,18 @@
 mod common;
 
 use common::{Client, Server, TestDb, http};
-use fugitive_core::{LegalActions, Role, View};
+use fugitive_core::{Action, LegalActions, Role, View};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde_json::{Value, json};
+
+/// The player's moves after which it resigns.
+const RESIGN_AFTER: usize = 500;
+
+/// The servers of these tests deal known deals and let the computer choose from a known seed
+/// (`--deal-seed`), so every run plays the same games: what a test counts over them (decisions
+/// the computer made) does not depend on luck.
+const KNOWN: [&str; 2] = ["--deal-seed", "7"];
 
 /// Creates a room against the computer and plays it to the end with random legal moves; returns
 /// the player's socket (its `states()` are every state it got).
@@ -19,7 +27,7 @@ async fn play_against(server: &Server, body: Value, me: Role) -> Client {
     let mut client = Client::join(server.addr, room, created["token"].as_str()).await;
     let mut rng = StdRng::seed_from_u64(5);
     let mut acted_at = None;
-    for _ in 0..2_000 {
+    for played in 0..2_000 {
         let state = client
             .wait_state(|s| {
                 let view: View = serde_json::from_value(s["view"].clone()).unwrap();
@@ -32,7 +40,9 @@ async fn play_against(server: &Server, body: Value, me: Role) -> Client {
             return client;
         }
         let legal: LegalActions = serde_json::from_value(state["legal"].clone()).unwrap();
-        let action = legal.sample(&mut rng).unwrap();
+        // Nothing bounds a random game: past this the player resigns, so it ends whatever the
+        // deal and the computer's choices.
+        let action = if played < RESIGN_AFTER { legal.sample(&mut rng).unwrap() } else { Action::Resign };
         acted_at = state["version"].as_u64();
         let reply = client.act(serde_json::to_value(action).unwrap()).await;
         assert_eq!(reply["ok"], true, "{reply}");
@@ -51,7 +61,9 @@ async fn assert_no_illegal_bot_move(server: &Server) {
 #[tokio::test]
 async fn a_whole_game_against_each_computer_opponent() {
     let db = TestDb::sqlite();
-    let server = Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000"]).await;
+    let server =
+        Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000", KNOWN[0], KNOWN[1]])
+            .await;
     for level in ["random", "easy", "hard"] {
         let body = json!({ "role": "fugitive", "opponent": { "bot": level } });
         let client = play_against(&server, body, Role::Fugitive).await;
@@ -71,7 +83,9 @@ async fn a_whole_game_against_each_computer_opponent() {
 #[tokio::test]
 async fn the_notepad_assist_gives_the_marshal_the_candidates() {
     let db = TestDb::sqlite();
-    let server = Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000"]).await;
+    let server =
+        Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000", KNOWN[0], KNOWN[1]])
+            .await;
     let body = json!({ "role": "marshal", "opponent": { "bot": "easy" }, "notepad_assist": true });
     let client = play_against(&server, body, Role::Marshal).await;
     let states: Vec<Value> = client.states().cloned().collect();
@@ -90,7 +104,9 @@ async fn the_computer_plays_every_event_variant() {
     // The bot answers the events' pending decisions (E3) through the same door; the notepad
     // comes with events too.
     let db = TestDb::sqlite();
-    let server = Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000"]).await;
+    let server =
+        Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000", KNOWN[0], KNOWN[1]])
+            .await;
     let mut bot_choices = 0;
     for (i, events) in
         ["random", "discovery", "helpful:fugitive", "helpful:marshal", "catchup"].iter().enumerate()

@@ -89,6 +89,9 @@ pub struct CommitStats {
 pub(crate) struct Faults {
     /// The next batch fails after its rows are written, before its commit.
     pub(crate) fail_next_batch: std::sync::atomic::AtomicBool,
+    /// The next batch commits, then reports an error: an ambiguous commit, as when the
+    /// connection drops between the commit and its acknowledgement.
+    pub(crate) ambiguous_next_batch: std::sync::atomic::AtomicBool,
     /// Held (for writing) by a test, the writer waits with the first action of a batch
     /// before it gathers the rest.
     pub(crate) gate: tokio::sync::RwLock<()>,
@@ -266,9 +269,12 @@ impl Run {
     /// Stores the batch in one transaction and answers every room in it.
     async fn commit(&mut self, batch: &mut Vec<Pending>) {
         #[cfg(test)]
-        let fail = self.faults.fail_next_batch.swap(false, Ordering::SeqCst);
+        let fail = Fail {
+            before_commit: self.faults.fail_next_batch.swap(false, Ordering::SeqCst),
+            after_commit: self.faults.ambiguous_next_batch.swap(false, Ordering::SeqCst),
+        };
         #[cfg(not(test))]
-        let fail = false;
+        let fail = Fail::default();
         let appends: Vec<Append> = batch.iter().map(|p| p.append).collect();
         let started = Instant::now();
         let result = match &mut self.target {
@@ -283,11 +289,12 @@ impl Run {
         };
         metrics::commit_batch(appends.len(), started.elapsed());
         match result {
-            Ok(()) => {
+            Ok(written) => {
+                let stored = written.iter().filter(|w| **w).count();
                 self.counters.batches.fetch_add(1, Ordering::Relaxed);
-                self.counters.actions.fetch_add(appends.len() as u64, Ordering::Relaxed);
-                for pending in batch.drain(..) {
-                    let _ = pending.reply.send(Ok(()));
+                self.counters.actions.fetch_add(stored as u64, Ordering::Relaxed);
+                for (pending, written) in batch.drain(..).zip(written) {
+                    let _ = pending.reply.send(if written { Ok(()) } else { Err(DbError::Expired) });
                 }
             }
             Err(error) => {
@@ -301,29 +308,48 @@ impl Run {
     }
 }
 
+/// Failures a unit test injects into one batch; never set outside tests.
+#[derive(Clone, Copy, Debug, Default)]
+struct Fail {
+    /// The batch fails after its rows are written, before its commit.
+    before_commit: bool,
+    /// The batch commits, then reports an error (an ambiguous commit).
+    after_commit: bool,
+}
+
 /// Writes the batch and commits; on any error the transaction rolls back (when dropped).
-/// `fail` (tests only) fails it after its rows are written, before the commit.
-async fn store(mut tx: Transaction<'_, Any>, batch: &[Append], fail: bool) -> Result<(), DbError> {
+/// Returns, for each action, whether it was written (not when its room had expired).
+async fn store(mut tx: Transaction<'_, Any>, batch: &[Append], fail: Fail) -> Result<Vec<bool>, DbError> {
+    let mut written = Vec::with_capacity(batch.len());
     for append in batch {
-        write(&mut tx, append).await?;
+        written.push(write(&mut tx, append).await?);
     }
-    if fail {
+    if fail.before_commit {
         return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));
     }
     tx.commit().await?;
-    Ok(())
+    if fail.after_commit {
+        return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
+    }
+    Ok(written)
 }
 
 /// One action's rows: the room's row first (as expiry does, so the two never deadlock), the
-/// action, and the game's end if it ended the game.
-async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<(), DbError> {
+/// action, and the game's end if it ended the game. `false`, with nothing written, when the
+/// room expired first: its game is gone, and its action's row would fail the whole batch.
+/// When this comes first, expiry's own check sees the room touched and keeps it.
+async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<bool, DbError> {
     let id = append.room.to_string();
     let record = &append.record;
-    sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2")
+    let touched = sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2 AND expired_at IS NULL")
         .bind(record.at)
         .bind(&id)
         .execute(&mut **tx)
-        .await?;
+        .await?
+        .rows_affected();
+    if touched == 0 {
+        return Ok(false);
+    }
     sqlx::query(
         "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -346,7 +372,7 @@ async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<(), DbE
             .execute(&mut **tx)
             .await?;
     }
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -369,8 +395,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("commit.db").display());
         let db = Db::connect_with(&url, commit).await.unwrap();
-        let limits =
-            RoomLimits { max_sockets: 4, unload_after: Duration::from_secs(60), bot_pause: Duration::ZERO };
+        let limits = RoomLimits {
+            max_sockets: 4,
+            unload_after: Duration::from_secs(60),
+            bot_pause: Duration::ZERO,
+            deal_seed: None,
+        };
         (Rooms::new(db, limits), dir)
     }
 
@@ -530,6 +560,48 @@ mod tests {
         assert_eq!(stored_actions(&db, good.id).await, 0, "the good room's row went with the batch");
         assert_eq!(stored_actions(&db, bad.id).await, 1);
         drop([good, bad]);
+        rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn an_action_of_a_room_that_expired_first_fails_alone() {
+        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+        let db = rooms.db().clone();
+        let [kept, expired] = [table(&rooms).await, table(&rooms).await];
+        let append = |room: Uuid| Append {
+            room,
+            game: 1,
+            number: 0,
+            record: StoredAction {
+                role: Role::Fugitive,
+                action: Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY },
+                seat: None,
+                client_seq: None,
+                at: crate::db::now_ms(),
+            },
+            finished: false,
+        };
+        // Expiry commits first: the room's unfinished game and its seats are gone.
+        assert!(db.expire_room(expired.id, crate::db::now_ms() + 60_000).await.unwrap());
+        let gate = db.faults().gate.write().await;
+        let mut appends = tokio::task::JoinSet::new();
+        for room in [kept.id, expired.id] {
+            let writer = db.writer.clone();
+            appends.spawn(async move { (room, writer.append(append(room)).await) });
+        }
+        until_queued(&db, 1).await;
+        drop(gate);
+        while let Some(result) = appends.join_next().await {
+            let (room, result) = result.unwrap();
+            if room == kept.id {
+                assert!(result.is_ok(), "{result:?}");
+            } else {
+                assert!(matches!(result, Err(DbError::Expired)), "{result:?}");
+            }
+        }
+        assert_eq!(stored_actions(&db, kept.id).await, 1, "the other room's action is stored");
+        assert!(db.stale_rooms(crate::db::now_ms() + 60_000).await.unwrap() == vec![kept.id]);
+        drop([kept, expired]);
         rooms.shut_down().await;
     }
 

@@ -1,11 +1,60 @@
 //! Plays whole games over the real sockets. The driver sees both players' views, so the
 //! Marshal can read the Fugitive's trail and guess right or wrong at will: that is how a test
 //! steers to each ending. Only the rules' legal actions from the server's `legal` are used.
+//!
+//! The driver cannot reach every goal with every deal (its Fugitive may find no way to 42 and
+//! pass forever while its Marshal misses on purpose). So a test that plays to an ending plays a
+//! known deal: [`deal_reaching`] finds, by playing the driver against the rules engine itself,
+//! a `--deal-seed` under which the server deals games the driver does end as wanted. The driver
+//! is deterministic, so the game over the sockets is that same game.
 
 use std::cmp::Reverse;
 
-use fugitive_core::{Action, Card, Cards, Deck, LegalActions, Outcome, Role, SprintOptions, View};
+use fugitive_core::{
+    Action, Card, Cards, Deck, Game, LegalActions, Outcome, Reason, Role, RuleOptions, Setup, SprintOptions,
+    View, Viewer,
+};
 use serde_json::Value;
+
+/// The most actions a test lets the driver play in one game.
+pub const MAX_ACTIONS: usize = 400;
+
+/// Plays `setup` with the driver towards `goal` against the rules engine, as [`play`] does over
+/// the sockets: the outcome, if the game ended within `max_actions`, and the actions played.
+pub fn simulate(setup: Setup, goal: Goal, max_actions: usize) -> (Option<Outcome>, usize) {
+    let mut game = Game::new(setup);
+    for _ in 0..max_actions {
+        let Some(role) = game.to_move() else { break };
+        let trail_view = game.view(Viewer::Fugitive);
+        let action = match role {
+            Role::Fugitive => fugitive_move(&trail_view, &game.legal_actions(role), goal),
+            Role::Marshal => {
+                marshal_move(&game.view(Viewer::Marshal), &game.legal_actions(role), &trail_view, goal)
+            }
+        };
+        game.apply(role, action).expect("the driver plays legal actions");
+    }
+    (game.outcome(), game.actions().len())
+}
+
+/// A `--deal-seed` for a server on which the driver, steering game n of a room (default rules)
+/// to `endings[n - 1].0`, ends it with `endings[n - 1].1` within [`MAX_ACTIONS`], and never
+/// before `at_least` actions (for tests that interrupt a running game). Deterministic: the same
+/// seed every run.
+pub fn deal_reaching(endings: &[(Goal, Reason)], at_least: usize) -> u64 {
+    (0..2_000u64)
+        .find(|&base| {
+            endings.iter().zip(1u64..).all(|(&(goal, reason), number)| {
+                let setup =
+                    Setup { seed: fugitive_server::rooms::deal(base, number), rules: RuleOptions::default() };
+                let (outcome, played) = simulate(setup, goal, MAX_ACTIONS);
+                outcome.is_some_and(|o| o.reason == reason) && played >= at_least
+            })
+        })
+        .unwrap_or_else(|| {
+            panic!("the driver reaches {endings:?} with no deal of 2,000: the driver is broken")
+        })
+}
 
 use super::Table;
 
@@ -32,7 +81,9 @@ pub fn legal_of(state: &Value) -> LegalActions {
     serde_json::from_value(state["legal"].clone()).expect("a player's legal actions")
 }
 
-/// Plays up to `max_actions` actions towards `goal`; the outcome if the game ended.
+/// Plays up to `max_actions` actions towards `goal`; the outcome if the game ended. To an
+/// ending only on a known deal ([`deal_reaching`]); on a random deal only for a few actions
+/// that cannot end the game.
 pub async fn play(table: &mut Table, goal: Goal, max_actions: usize) -> Option<Outcome> {
     for _ in 0..max_actions {
         let fugitive_state = table.fugitive.state.clone().expect("a state");

@@ -1,0 +1,68 @@
+//! The real `fugitive-server` binary as a child process: a process of its own (its own metrics
+//! recorder, a real `kill -9`).
+
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::process::{Child, Command};
+
+use super::{PATIENCE, TestDb};
+
+/// The server binary, running.
+pub struct ChildServer {
+    pub process: Child,
+    pub addr: SocketAddr,
+}
+
+impl ChildServer {
+    /// Starts the binary on a free port over `db`, with extra flags; waits until it listens.
+    pub async fn spawn(db: &TestDb, args: &[&str]) -> ChildServer {
+        let addr = {
+            let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            probe.local_addr().unwrap()
+        };
+        let process = Command::new(env!("CARGO_BIN_EXE_fugitive-server"))
+            .args(["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", super::WEB_DIR])
+            .args(["--max-messages-per-sec", "1000", "--max-rooms-per-minute", "100000"])
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the server binary starts");
+        let started = tokio::time::Instant::now();
+        while tokio::net::TcpStream::connect(addr).await.is_err() {
+            assert!(started.elapsed() < PATIENCE, "the child server did not start listening");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        ChildServer { process, addr }
+    }
+
+    /// SIGKILL: no shutdown, no flush.
+    pub async fn kill_9(mut self) {
+        self.process.start_kill().unwrap();
+        let status = self.process.wait().await.unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(9));
+    }
+
+    /// `GET /metrics`: each sample line's name (with labels) and value.
+    pub async fn metrics(&self) -> Vec<(String, f64)> {
+        let (status, text) = super::http_text(self.addr, "GET", "/metrics", None).await;
+        assert_eq!(status, 200, "{text}");
+        text.lines()
+            .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+            .filter_map(|line| {
+                let (name, value) = line.rsplit_once(' ')?;
+                Some((name.to_string(), value.parse().ok()?))
+            })
+            .collect()
+    }
+
+    /// The value of the metric sample `name` (exactly, labels included), if it is there.
+    pub async fn metric(&self, name: &str) -> Option<f64> {
+        self.metrics().await.into_iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
