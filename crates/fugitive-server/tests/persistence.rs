@@ -156,13 +156,37 @@ async fn an_unloaded_room_is_rebuilt_on_the_next_visit() {
     server.stop().await;
 }
 
+/// R17: the clock of the turn under way keeps running across a restart, counting the time
+/// before it. The first server has a clock far too long to run out while it runs; then, in the
+/// database, the clock becomes five minutes and the turn (the game and both seats) an hour old.
+/// Only a restored clock that counts that hour runs out within the test's patience: one that
+/// started afresh at the restart would wait five minutes, and one not restored never.
 #[tokio::test]
 async fn a_turn_clock_keeps_running_across_a_restart() {
     let db = TestDb::sqlite();
     let server = Server::start(&db, &[]).await;
-    let table = Table::open(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 1 })).await;
+    let table = Table::open(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 600 })).await;
     let room = table.seats.room.clone();
     server.stop().await;
+
+    use sqlx::{Connection, Executor};
+    let mut conn = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+    let hour = 3_600_000;
+    conn.execute("UPDATE rooms SET turn_clock_secs = 300").await.unwrap();
+    let games = sqlx::query("UPDATE games SET started_at = started_at - $1 WHERE finished_at IS NULL")
+        .bind(hour)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(games.rows_affected(), 1, "the game still runs: the first server's clock did not run out");
+    let seats = sqlx::query("UPDATE seats SET claimed_at = claimed_at - $1 WHERE claimed_at IS NOT NULL")
+        .bind(hour)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(seats.rows_affected(), 2);
+    conn.close().await.unwrap();
+
     // Nobody comes back; the restarted server loads the room at start-up and its clock runs
     // out. The replay endpoint reads only the database, so it does not load the room itself.
     let server = Server::start(&db, &[]).await;
