@@ -25,8 +25,9 @@ pub struct Computer {
 /// while the game runs. With events it stays sound and names the events it leaves out
 /// (`ignored_events`).
 pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Notepad> {
-    let wanted = computer.notepad_assist && viewer == Viewer::Marshal && !game.is_over();
-    wanted.then(|| {
+    wants_notepad(computer, game, viewer).then(|| {
+        #[cfg(test)]
+        SOLVED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let deduction = Deduction::of(&MarshalView::of(game));
         let positions = deduction.positions().iter().map(|p| NotepadPosition {
             position: p.position,
@@ -43,6 +44,16 @@ pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Notepa
         }
     })
 }
+
+/// Whether `viewer`'s state carries the notepad: the Marshal's, in a room with the option,
+/// while the game runs.
+pub fn wants_notepad(computer: Computer, game: &Game, viewer: Viewer) -> bool {
+    computer.notepad_assist && viewer == Viewer::Marshal && !game.is_over()
+}
+
+/// Unit tests only: how many notepads were solved in this process.
+#[cfg(test)]
+pub(crate) static SOLVED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The bot's action for `view`, its own role's view, or `None` when it has nothing to do.
 /// Runs on a blocking thread: the hard Fugitive searches for some milliseconds.
@@ -76,4 +87,77 @@ pub fn think(level: Level, view: View, seed: Option<u64>) -> Option<Action> {
 /// A natural pause before the bot moves: `base` give or take a third.
 pub fn pause(base: Duration) -> Duration {
     base.mul_f64(rand::rng().random_range(0.67..1.33))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use fugitive_core::{Card, Cards, Role, RuleOptions};
+    use serde_json::Value;
+    use tokio::sync::{mpsc, oneshot};
+
+    use super::*;
+    use crate::db::Db;
+    use crate::room::{RoomLimits, SeatRequest};
+    use crate::rooms::Rooms;
+
+    /// Every frame queued so far, as JSON.
+    fn frames(queue: &mut mpsc::Receiver<axum::extract::ws::Utf8Bytes>) -> Vec<Value> {
+        std::iter::from_fn(|| queue.try_recv().ok())
+            .map(|f| serde_json::from_str(f.as_str()).unwrap())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn the_notepad_is_solved_once_per_version_whoever_watches() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}", dir.path().join("notepad.db").display())).await.unwrap();
+        let limits = RoomLimits {
+            max_sockets: 4,
+            unload_after: Duration::from_secs(60),
+            bot_pause: Duration::ZERO,
+            deal_seed: None,
+        };
+        let rooms = Rooms::new(db, limits);
+        let computer = Computer { bot: None, notepad_assist: true };
+        let created = rooms.create(Role::Fugitive, RuleOptions::default(), None, computer).await.unwrap();
+        let before = SOLVED.load(Ordering::SeqCst);
+        let room = rooms.get(created.room).await.unwrap();
+        let marshal = room.claim(created.invite).await.unwrap().unwrap();
+        let mut kicks = Vec::new();
+        let mut join = |token: Option<String>| {
+            let (queue, frames) = mpsc::channel(64);
+            let (kick, kicked) = oneshot::channel();
+            kicks.push(kicked);
+            (room.join(token, queue, kick), frames)
+        };
+        let (joined, mut marshal_frames) = join(Some(marshal.token.clone()));
+        joined.await.unwrap().unwrap();
+        let (joined, mut other_marshal_frames) = join(Some(marshal.token));
+        joined.await.unwrap().unwrap();
+        let (joined, mut spectator_frames) = join(None);
+        joined.await.unwrap().unwrap();
+        let (joined, _fugitive_frames) = join(Some(created.token));
+        let fugitive = joined.await.unwrap().unwrap();
+        let place = Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY };
+        assert!(room.request(fugitive, 1, SeatRequest::Action(place)).await.unwrap().ok);
+        assert!(room.request(fugitive, 2, SeatRequest::Action(Action::EndTurn)).await.unwrap().ok);
+        let summary = room.summary().await.unwrap();
+        assert_eq!(summary.game, 1);
+
+        // Versions 0, 1 and 2, each solved once, whatever the number of sockets and frames.
+        assert_eq!(SOLVED.load(Ordering::SeqCst) - before, 3);
+        for queue in [&mut marshal_frames, &mut other_marshal_frames] {
+            let states: Vec<Value> = frames(queue).into_iter().filter(|f| f["type"] == "state").collect();
+            assert!(states.len() >= 3, "{states:?}");
+            assert!(states.iter().all(|s| s["notepad"].is_object()), "every Marshal state has it");
+            assert_eq!(states.last().unwrap()["version"], 2);
+        }
+        let states: Vec<Value> =
+            frames(&mut spectator_frames).into_iter().filter(|f| f["type"] == "state").collect();
+        assert!(!states.is_empty() && states.iter().all(|s| s.get("notepad").is_none_or(Value::is_null)));
+        drop(room);
+        rooms.shut_down().await;
+    }
 }

@@ -110,6 +110,17 @@ pub struct Config {
     #[arg(long, env = "FUGITIVE_BOT_PAUSE", default_value = "900ms", value_parser = humantime::parse_duration)]
     pub bot_pause: Duration,
 
+    /// Most accepted actions waiting to be committed; beyond it a new action is answered
+    /// `unavailable` with `retry_after_ms` at once instead of waiting (see docs/protocol.md).
+    #[arg(long, env = "FUGITIVE_MAX_COMMIT_QUEUE", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_commit_queue: u64,
+
+    /// Most actions the writer commits in one transaction.
+    #[arg(long, env = "FUGITIVE_MAX_COMMIT_BATCH", default_value_t = 512,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_commit_batch: u64,
+
     /// For tests and for operators reproducing a game, never for a public server: deal every
     /// game from this number instead of a fresh random seed (game n of every room gets the same
     /// deal: `fugitive_server::rooms::deal(seed, n)`), and the computer opponent's choices follow

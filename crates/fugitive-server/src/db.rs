@@ -3,19 +3,28 @@
 //! One `sqlx` `Any` pool runs the same portable SQL (`$1` parameters, `BIGINT`, `TEXT`) on
 //! SQLite (the default: a file, WAL mode, created if missing) and PostgreSQL (when the URL says
 //! `postgres://`). `migrations/` runs at start-up.
+//!
+//! Accepted actions go through the [`writer`]: one per database, committing the actions of all
+//! rooms that wait in one transaction (group commit).
+
+mod writer;
 
 use std::sync::Once;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use fugitive_core::Role;
 use fugitive_core::{Action, RuleOptions, Seed, Setup};
+use std::sync::Arc;
+
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor};
 use thiserror::Error;
 use uuid::Uuid;
 
 use crate::computer::Computer;
 use crate::seat::{Seat, hash_secret, new_secret};
+use writer::{Append, Writer};
+pub use writer::{CommitOptions, CommitStats};
 
 /// A database failure.
 #[derive(Debug, Error)]
@@ -29,25 +38,24 @@ pub enum DbError {
     /// A stored value does not parse.
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// Too many actions wait to be stored: this one was refused at once, nothing written.
+    #[error("too many actions wait to be stored")]
+    Overloaded,
+    /// The batch of actions this one was part of failed as a whole: nothing of it was stored
+    /// (or, if the commit itself failed, it may have been).
+    #[error("the batch of actions failed: {0}")]
+    Batch(Arc<DbError>),
+    /// The room expired (or is gone) before its action was stored: nothing of it was written;
+    /// the other actions of its batch were.
+    #[error("the room expired before its action was stored")]
+    Expired,
 }
 
 /// The database: a cheap clone of the pool.
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
-    /// Unit tests only: failures to inject.
-    #[cfg(test)]
-    pub(crate) faults: std::sync::Arc<Faults>,
-}
-
-/// Failures a unit test injects into [`Db`]; they do not exist outside `cargo test`'s build of
-/// this crate.
-#[cfg(test)]
-#[derive(Debug, Default)]
-pub(crate) struct Faults {
-    /// The next append commits, then reports an error: an ambiguous commit, as when the
-    /// connection drops between the commit and its acknowledgement.
-    pub(crate) ambiguous_append: std::sync::atomic::AtomicBool,
+    writer: Writer,
 }
 
 /// Unix time in milliseconds.
@@ -171,6 +179,14 @@ impl Db {
     /// # Errors
     /// When the database cannot be reached or migrated.
     pub async fn connect(url: &str) -> Result<Db, DbError> {
+        Db::connect_with(url, CommitOptions::default()).await
+    }
+
+    /// [`Db::connect`] with the writer's batch and queue limits.
+    ///
+    /// # Errors
+    /// When the database cannot be reached or migrated.
+    pub async fn connect_with(url: &str, commit: CommitOptions) -> Result<Db, DbError> {
         static DRIVERS: Once = Once::new();
         DRIVERS.call_once(install_default_drivers);
         let sqlite = url.starts_with("sqlite:");
@@ -185,10 +201,7 @@ impl Db {
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
-                        // WAL: readers never block the writer; FULL sync (sqlx's default) makes
-                        // every commit durable before the actor tells anyone.
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                        sqlite_pragmas(conn).await?;
                     }
                     Ok(())
                 })
@@ -196,11 +209,16 @@ impl Db {
             .connect(&url)
             .await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
-        Ok(Db {
-            pool,
-            #[cfg(test)]
-            faults: Default::default(),
-        })
+        // SQLite: the writer's own connection, outside the pool (whose connections read).
+        let connection = if sqlite {
+            let mut connection = AnyConnection::connect(&url).await?;
+            sqlite_pragmas(&mut connection).await?;
+            Some(connection)
+        } else {
+            None
+        };
+        let writer = Writer::start(connection, pool.clone(), commit);
+        Ok(Db { pool, writer })
     }
 
     /// Whether the database answers a query (`/readyz`).
@@ -217,9 +235,22 @@ impl Db {
         &self.pool
     }
 
-    /// Closes the pool, waiting for running queries (SQLite checkpoints its WAL).
+    /// Stops the writer once what it holds is committed, then closes the pool, waiting for
+    /// running queries (SQLite checkpoints its WAL).
     pub async fn close(&self) {
+        self.writer.stop().await;
         self.pool.close().await;
+    }
+
+    /// What the writer has committed since start-up.
+    pub fn commit_stats(&self) -> CommitStats {
+        self.writer.stats()
+    }
+
+    /// Unit tests only: the writer's fault hooks.
+    #[cfg(test)]
+    pub(crate) fn faults(&self) -> &writer::Faults {
+        &self.writer.faults
     }
 
     /// Stores a new room, its seats and its first game, in one transaction.
@@ -288,10 +319,12 @@ impl Db {
         Ok(claimed == 1)
     }
 
-    /// Appends an accepted action to the log (and marks the game finished if it ended it).
+    /// Appends an accepted action to the log (and marks the game finished if it ended it),
+    /// through the writer: it returns once the batch it joined is committed.
     ///
     /// # Errors
-    /// On a database failure; then nothing was written.
+    /// [`DbError::Overloaded`] at once when the writer's queue is full; [`DbError::Batch`] when
+    /// its batch failed. Then nothing was written (unless the commit's own answer was lost).
     pub async fn append_action(
         &self,
         room: Uuid,
@@ -300,43 +333,7 @@ impl Db {
         record: &StoredAction,
         finished: bool,
     ) -> Result<(), DbError> {
-        let id = room.to_string();
-        let mut tx = self.pool.begin().await?;
-        // The room's row first, as expiry does: a move and an expiry never deadlock, and one
-        // that comes second sees the other (an expired room's game is gone: the insert fails).
-        sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2")
-            .bind(record.at)
-            .bind(&id)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&id)
-        .bind(game as i64)
-        .bind(number as i64)
-        .bind(role_name(record.role))
-        .bind(to_json(&record.action))
-        .bind(record.seat.map(|s| s.index() as i64))
-        .bind(record.client_seq.map(|s| s as i64))
-        .bind(record.at)
-        .execute(&mut *tx)
-        .await?;
-        if finished {
-            sqlx::query("UPDATE games SET finished_at = $1 WHERE room_id = $2 AND game = $3")
-                .bind(record.at)
-                .bind(&id)
-                .bind(game as i64)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        #[cfg(test)]
-        if self.faults.ambiguous_append.swap(false, std::sync::atomic::Ordering::SeqCst) {
-            return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
-        }
-        Ok(())
+        self.writer.append(Append { room, game, number, record: *record, finished }).await
     }
 
     /// Stores the setup of the room's next game.
@@ -599,6 +596,14 @@ impl Db {
                 .await?;
         Ok(found.is_some())
     }
+}
+
+/// WAL: readers never block the writer; FULL sync (sqlx's default) makes every commit durable
+/// before the actor tells anyone.
+async fn sqlite_pragmas(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    conn.execute("PRAGMA journal_mode = WAL").await?;
+    conn.execute("PRAGMA foreign_keys = ON").await?;
+    Ok(())
 }
 
 async fn insert_game(

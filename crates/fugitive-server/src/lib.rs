@@ -51,7 +51,7 @@ use tokio::sync::{Semaphore, watch};
 pub use config::Config;
 
 use crate::config::Origins;
-use crate::db::{Db, DbError};
+use crate::db::{CommitOptions, Db, DbError};
 use crate::http::AppState;
 use crate::limit::RoomLimiter;
 use crate::room::RoomLimits;
@@ -88,7 +88,12 @@ pub async fn run(
     config.max_sockets = cap_sockets(config.max_sockets);
     let database = without_password(&config.database_url);
     tracing::info!(%database, web_dir = %config.web_dir.display(), max_sockets = config.max_sockets, "starting");
-    let db = Db::connect(&config.database_url).await?;
+    let commit = CommitOptions {
+        max_batch: usize::try_from(config.max_commit_batch).unwrap_or(usize::MAX),
+        max_queue: usize::try_from(config.max_commit_queue).unwrap_or(usize::MAX),
+        ..CommitOptions::default()
+    };
+    let db = Db::connect_with(&config.database_url, commit).await?;
     let limits = RoomLimits {
         max_sockets: config.max_sockets_per_room,
         unload_after: config.room_unload_after,
@@ -96,7 +101,6 @@ pub async fn run(
         deal_seed: config.deal_seed,
     };
     let rooms = Rooms::new(db.clone(), limits);
-    rooms.load_unfinished().await?;
     let (stop_tx, stop) = watch::channel(false);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));
@@ -112,6 +116,16 @@ pub async fn run(
     let app = http::router(state, &config.web_dir);
     let expiry = tokio::spawn(expire_rooms(rooms.clone(), config.room_idle_ttl, config.expiry_interval));
     tracing::info!(addr = %local, %database, "listening: open {} in a browser", open_url(local));
+    // Listen first: the unfinished rooms load in the background (their turn clocks run again
+    // as each loads), and a visitor's room loads on demand meanwhile.
+    let loading = tokio::spawn({
+        let rooms = rooms.clone();
+        async move {
+            if let Err(error) = rooms.load_unfinished().await {
+                tracing::error!(%error, "could not list the unfinished rooms to load");
+            }
+        }
+    });
 
     let signal = async move {
         shutdown.await;
@@ -125,6 +139,9 @@ pub async fn run(
         tracing::warn!("some sockets did not close in time");
     }
     expiry.abort();
+    // Stopped before the rooms, so it loads none after they are shut down.
+    loading.abort();
+    let _ = loading.await;
     rooms.shut_down().await;
     db.close().await;
     tracing::info!("stopped");

@@ -11,6 +11,10 @@ const SOCKETS: &str = "fugitive_sockets";
 const ACTIONS: &str = "fugitive_actions_total";
 const ERRORS: &str = "fugitive_errors_total";
 const LATENCY: &str = "fugitive_request_seconds";
+const BATCHES: &str = "fugitive_commit_batches_total";
+const BATCH_SIZE: &str = "fugitive_commit_batch_size";
+const COMMIT: &str = "fugitive_commit_seconds";
+const OVERLOAD: &str = "fugitive_commit_overload_total";
 
 /// Installs the process-wide recorder once (tests run several servers in one process) and
 /// returns the handle that renders it. Call it before anything is counted: `run` does so first,
@@ -23,6 +27,13 @@ pub fn install() -> PrometheusHandle {
             let recorder = PrometheusBuilder::new()
                 .set_buckets_for_metric(Matcher::Full(LATENCY.into()), &buckets)
                 .expect("buckets are not empty")
+                .set_buckets_for_metric(Matcher::Full(COMMIT.into()), &buckets)
+                .expect("buckets are not empty")
+                .set_buckets_for_metric(
+                    Matcher::Full(BATCH_SIZE.into()),
+                    &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0],
+                )
+                .expect("buckets are not empty")
                 .build_recorder();
             let handle = recorder.handle();
             if metrics::set_global_recorder(recorder).is_err() {
@@ -33,6 +44,13 @@ pub fn install() -> PrometheusHandle {
             metrics::describe_counter!(ACTIONS, "Accepted game actions");
             metrics::describe_counter!(ERRORS, "Error replies and refused requests, by code");
             metrics::describe_histogram!(LATENCY, "Time to answer a client message, storage included");
+            metrics::describe_counter!(
+                BATCHES,
+                "Transactions of the group-commit writer, failed ones included"
+            );
+            metrics::describe_histogram!(BATCH_SIZE, "Actions per group-commit transaction");
+            metrics::describe_histogram!(COMMIT, "Time to write and commit one batch of actions");
+            metrics::describe_counter!(OVERLOAD, "Actions refused because the commit queue was full");
             // Every metric exists from start-up, before the first room or socket: a gauge that
             // appears only later reads as missing, not as 0. Of the error codes, `unavailable`
             // (the database failed) is the one to alert on; the others appear when they happen.
@@ -41,6 +59,10 @@ pub fn install() -> PrometheusHandle {
             metrics::counter!(ACTIONS).absolute(0);
             metrics::counter!(ERRORS, "code" => "unavailable").absolute(0);
             let _ = metrics::histogram!(LATENCY);
+            metrics::counter!(BATCHES).absolute(0);
+            metrics::counter!(OVERLOAD).absolute(0);
+            let _ = metrics::histogram!(BATCH_SIZE);
+            let _ = metrics::histogram!(COMMIT);
             handle
         })
         .clone()
@@ -85,4 +107,16 @@ pub fn error(code: &'static str) {
 /// How long a client message took to answer.
 pub fn latency(elapsed: Duration) {
     metrics::histogram!(LATENCY).record(elapsed.as_secs_f64());
+}
+
+/// The writer stored (or failed to store) a batch of `size` actions in `elapsed`.
+pub fn commit_batch(size: usize, elapsed: Duration) {
+    metrics::counter!(BATCHES).increment(1);
+    metrics::histogram!(BATCH_SIZE).record(size as f64);
+    metrics::histogram!(COMMIT).record(elapsed.as_secs_f64());
+}
+
+/// An action refused because the commit queue was full.
+pub fn commit_overload() {
+    metrics::counter!(OVERLOAD).increment(1);
 }

@@ -92,6 +92,10 @@ pub struct ErrorBody {
     pub code: &'static str,
     /// For people.
     pub message: String,
+    /// `unavailable` because the server is overloaded: retry, with the same `seq`, after at
+    /// least this many milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
 }
 
 impl Reply {
@@ -102,7 +106,22 @@ impl Reply {
 
     /// Refused with `code`.
     pub fn error(seq: Option<u64>, code: &'static str, message: impl Into<String>) -> Reply {
-        Reply { seq, ok: false, error: Some(ErrorBody { code, message: message.into() }) }
+        Reply {
+            seq,
+            ok: false,
+            error: Some(ErrorBody { code, message: message.into(), retry_after_ms: None }),
+        }
+    }
+
+    /// Refused with `code`, to be retried after `retry_after_ms`.
+    pub fn retry_after(
+        seq: u64,
+        code: &'static str,
+        message: impl Into<String>,
+        retry_after_ms: u64,
+    ) -> Reply {
+        let error = ErrorBody { code, message: message.into(), retry_after_ms: Some(retry_after_ms) };
+        Reply { seq: Some(seq), ok: false, error: Some(error) }
     }
 
     /// The error code, if refused.

@@ -17,9 +17,9 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::computer::{self, Computer};
-use crate::db::{Db, StoredAction, StoredRoom, now_ms};
+use crate::db::{Db, DbError, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
-use crate::protocol::{ClockStatus, Reply, RoomStatus, ServerMessage, code, encode};
+use crate::protocol::{ClockStatus, Notepad, Reply, RoomStatus, ServerMessage, code, encode};
 use crate::rooms;
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
 use crate::table::{self, ChatBody, ChatBucket, ChatLine, ChatWire, Series, SeriesStatus, TableRequest};
@@ -102,6 +102,10 @@ pub struct Room {
     chat_buckets: [ChatBucket; 2],
     /// The score of the room's finished games, by seat.
     series: Series,
+    /// The Marshal's notepad (room option `notepad_assist`) as of a version, solved on a
+    /// blocking thread: the deduction is too heavy for the actor, and every Marshal frame of
+    /// that version shares it.
+    notepad: Option<(u64, Option<Notepad>)>,
     /// A write failed: the database may hold it all the same (an ambiguous commit: committed,
     /// then the connection failed before saying so). The room reads its state back from the
     /// database before it carries out anything else.
@@ -162,6 +166,7 @@ impl Room {
             chat_public: stored.table.chat_public,
             chat_buckets: Default::default(),
             series: stored.table.series,
+            notepad: None,
             stale: false,
         };
         room.clock = room.clock_due().map(|(secs, role)| {
@@ -190,6 +195,7 @@ impl Room {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, on_unload: impl FnOnce()) {
+        self.solve_notepad_now().await;
         self.wake_bot();
         loop {
             let deadline = self.clock.map(|c| c.deadline);
@@ -309,6 +315,7 @@ impl Room {
             self.seats[seat.index()].seqs.note_accepted(seq);
         }
         tracing::info!(room = %self.id, version = self.version, "room reloaded after a failed write");
+        self.solve_notepad_now().await;
         self.broadcast();
         true
     }
@@ -508,24 +515,37 @@ impl Room {
         match self.commit(record).await {
             Ok(Ok(())) => (Reply::ok(seq), Memo::Accepted),
             Ok(Err(error)) => (Reply::error(Some(seq), error.code(), error.to_string()), Memo::Refused),
-            Err(()) => (unavailable(seq), Memo::Forget),
+            Err(DbError::Overloaded) => (overloaded(seq), Memo::Forget),
+            Err(_) => (unavailable(seq), Memo::Forget),
         }
     }
 
     /// Applies an action to a copy of the game, stores it, and only then makes it the game and
-    /// tells everyone. `Err(())` when the database failed (nothing changed).
-    async fn commit(&mut self, record: StoredAction) -> Result<Result<(), fugitive_core::ActionError>, ()> {
+    /// tells everyone. `Err` when the database failed or refused it for overload (nothing
+    /// changed).
+    async fn commit(
+        &mut self,
+        record: StoredAction,
+    ) -> Result<Result<(), fugitive_core::ActionError>, DbError> {
         let mut next = self.game.clone();
         if let Err(error) = next.apply(record.role, record.action) {
             return Ok(Err(error));
         }
         let number = self.game.actions().len();
+        // The next version's notepad is solved while the action is being stored.
+        let solving = self.solve_notepad(&next);
         if let Err(error) =
             self.db.append_action(self.id, self.game_number, number, &record, next.is_over()).await
         {
-            tracing::error!(room = %self.id, %error, "could not store an action");
-            self.stale = true;
-            return Err(());
+            match error {
+                // Refused before it reached the writer: nothing was written, nothing to read back.
+                DbError::Overloaded => tracing::debug!(room = %self.id, "the commit queue is full"),
+                _ => {
+                    tracing::error!(room = %self.id, %error, "could not store an action");
+                    self.stale = true;
+                }
+            }
+            return Err(error);
         }
         let before = self.game.to_move();
         if let Some(outcome) = next.outcome() {
@@ -533,6 +553,9 @@ impl Room {
         }
         self.game = next;
         self.version += 1;
+        if let Some(solving) = solving {
+            self.notepad = Some((self.version, solving.await.ok().flatten()));
+        }
         metrics::action();
         tracing::debug!(room = %self.id, role = %record.role, action = ?record.action, "action");
         self.restart_clock(before);
@@ -670,6 +693,7 @@ impl Room {
             self.game_number = number;
             self.fugitive_seat = fugitive_seat;
             self.version += 1;
+            self.solve_notepad_now().await;
             self.rematch = [false; 2];
             self.restart_clock(None);
             self.broadcast();
@@ -765,17 +789,50 @@ impl Room {
         }
     }
 
+    /// Starts solving the Marshal's notepad of `game` on a blocking thread, in a room that
+    /// shows it.
+    fn solve_notepad(&self, game: &Game) -> Option<tokio::task::JoinHandle<Option<Notepad>>> {
+        let computer = self.computer;
+        let wanted = computer.notepad_assist && !game.is_over();
+        let game = game.clone();
+        wanted
+            .then(|| tokio::task::spawn_blocking(move || computer::notepad(computer, &game, Viewer::Marshal)))
+    }
+
+    /// Solves the notepad of the game as it is now (a room loaded, reloaded or dealt anew),
+    /// off the actor's thread.
+    async fn solve_notepad_now(&mut self) {
+        if let Some(solving) = self.solve_notepad(&self.game) {
+            self.notepad = Some((self.version, solving.await.ok().flatten()));
+        }
+    }
+
     fn state_frame(&self, viewer: Viewer, status: &RoomStatus) -> Utf8Bytes {
         let view = self.game.view(viewer);
         let legal = viewer.role().map(|role| self.game.legal_actions(role));
-        let notepad = computer::notepad(self.computer, &self.game, viewer);
+        let solved = match &self.notepad {
+            Some((version, notepad)) if *version == self.version => notepad.as_ref(),
+            _ => None,
+        };
+        let inline;
+        let notepad = match solved {
+            Some(notepad) => Some(notepad),
+            None if computer::wants_notepad(self.computer, &self.game, viewer) => {
+                // Not solved ahead (a path that changed the game without solving it): solved
+                // here rather than sent without it.
+                tracing::warn!(room = %self.id, version = self.version, "the notepad was solved on the actor");
+                inline = computer::notepad(self.computer, &self.game, viewer);
+                inline.as_ref()
+            }
+            None => None,
+        };
         encode(&ServerMessage::State {
             version: self.version,
             game: self.game_number,
             view: &view,
             legal: legal.as_ref(),
             room: status,
-            notepad: notepad.as_ref(),
+            notepad: if viewer == Viewer::Marshal { notepad } else { None },
         })
     }
 
@@ -817,6 +874,13 @@ fn kick(socket: &mut Socket, why: Kick) {
 
 fn unavailable(seq: u64) -> Reply {
     Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; try again with the same seq")
+}
+
+/// The commit queue is full: the server is busy. Retries spread over a quarter to half a second.
+fn overloaded(seq: u64) -> Reply {
+    let retry_after_ms = 250 + rand::random_range(0..250);
+    let message = "the server is busy; nothing changed, try again shortly with the same seq";
+    Reply::retry_after(seq, code::UNAVAILABLE, message, retry_after_ms)
 }
 
 /// The computer opponent's answer; a thinking task that died answers nothing.
@@ -864,7 +928,7 @@ mod tests {
             SeatRequest::Action(Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY });
 
         // The database commits the placement but the driver reports a failure.
-        db.faults.ambiguous_append.store(true, Ordering::SeqCst);
+        db.faults().ambiguous_next_batch.store(true, Ordering::SeqCst);
         let reply = room.request(socket, 1, place).await.unwrap();
         assert_eq!(reply.code(), Some(code::UNAVAILABLE));
         let stored = db.load_room(created.room).await.unwrap().unwrap();

@@ -20,6 +20,10 @@ async fn every_metric_is_there_from_start_up() {
     assert_eq!(value("fugitive_actions_total"), Some(0.0), "{metrics:?}");
     assert_eq!(value("fugitive_errors_total{code=\"unavailable\"}"), Some(0.0), "{metrics:?}");
     assert_eq!(value("fugitive_request_seconds_count"), Some(0.0), "{metrics:?}");
+    assert_eq!(value("fugitive_commit_batches_total"), Some(0.0), "{metrics:?}");
+    assert_eq!(value("fugitive_commit_batch_size_count"), Some(0.0), "{metrics:?}");
+    assert_eq!(value("fugitive_commit_seconds_count"), Some(0.0), "{metrics:?}");
+    assert_eq!(value("fugitive_commit_overload_total"), Some(0.0), "{metrics:?}");
     server.kill_9().await;
 }
 

@@ -156,13 +156,37 @@ async fn an_unloaded_room_is_rebuilt_on_the_next_visit() {
     server.stop().await;
 }
 
+/// R17: the clock of the turn under way keeps running across a restart, counting the time
+/// before it. The first server has a clock far too long to run out while it runs; then, in the
+/// database, the clock becomes five minutes and the turn (the game and both seats) an hour old.
+/// Only a restored clock that counts that hour runs out within the test's patience: one that
+/// started afresh at the restart would wait five minutes, and one not restored never.
 #[tokio::test]
 async fn a_turn_clock_keeps_running_across_a_restart() {
     let db = TestDb::sqlite();
     let server = Server::start(&db, &[]).await;
-    let table = Table::open(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 1 })).await;
+    let table = Table::open(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 600 })).await;
     let room = table.seats.room.clone();
     server.stop().await;
+
+    use sqlx::{Connection, Executor};
+    let mut conn = sqlx::SqliteConnection::connect(&db.url).await.unwrap();
+    let hour = 3_600_000;
+    conn.execute("UPDATE rooms SET turn_clock_secs = 300").await.unwrap();
+    let games = sqlx::query("UPDATE games SET started_at = started_at - $1 WHERE finished_at IS NULL")
+        .bind(hour)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(games.rows_affected(), 1, "the game still runs: the first server's clock did not run out");
+    let seats = sqlx::query("UPDATE seats SET claimed_at = claimed_at - $1 WHERE claimed_at IS NOT NULL")
+        .bind(hour)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(seats.rows_affected(), 2);
+    conn.close().await.unwrap();
+
     // Nobody comes back; the restarted server loads the room at start-up and its clock runs
     // out. The replay endpoint reads only the database, so it does not load the room itself.
     let server = Server::start(&db, &[]).await;
@@ -288,4 +312,52 @@ async fn sqlite_the_table_survives_kill_9() {
 #[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
 async fn postgres_the_table_survives_kill_9() {
     the_table_survives_kill_9(TestDb::postgres().await).await;
+}
+
+/// Issue 10: the server listens before it loads the unfinished rooms, which load in the
+/// background; a turn clock restored that way still runs out. PostgreSQL, because a test can
+/// hold its `actions` table locked, so that no room can load until the test lets it.
+#[tokio::test]
+#[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
+async fn postgres_the_server_listens_before_its_rooms_are_loaded() {
+    let db = TestDb::postgres().await;
+    let server = Server::start(&db, &[]).await;
+    // A long clock, so the game surely runs when the server stops, however slow the machine.
+    let table = Table::open(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 600 })).await;
+    let room = table.seats.room.clone();
+    server.stop().await;
+
+    use sqlx::{Connection, Executor};
+    let mut lock = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let unfinished: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE finished_at IS NULL")
+        .fetch_one(&mut lock)
+        .await
+        .unwrap();
+    assert_eq!(unfinished, 1);
+    // Then a one-second clock: the turn has run longer than that, so the restored clock is due.
+    lock.execute("UPDATE rooms SET turn_clock_secs = 1").await.unwrap();
+    lock.execute("BEGIN").await.unwrap();
+    lock.execute("LOCK TABLE actions IN ACCESS EXCLUSIVE MODE").await.unwrap();
+    let server = Server::start(&db, &[]).await;
+    // A server that loaded its rooms before listening would not answer while the lock holds.
+    let health = tokio::time::timeout(PATIENCE, server.http("GET", "/healthz", None)).await;
+    let (status, _) = health.expect("the server answers while its rooms wait to be loaded");
+    assert_eq!(status, 200);
+    lock.execute("ROLLBACK").await.unwrap();
+    lock.close().await.unwrap();
+
+    // Nobody comes back: the room loads in the background, and its clock runs out.
+    let replay = format!("/api/rooms/{room}/games/1");
+    let started = tokio::time::Instant::now();
+    let body = loop {
+        let (status, body) = server.http("GET", &replay, None).await;
+        if status == 200 && body["view"]["outcome"].is_object() {
+            break body;
+        }
+        assert!(started.elapsed() < PATIENCE, "the clock never ran out: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(body["view"]["outcome"], json!({ "winner": "marshal", "reason": "time_out" }));
+    server.stop().await;
+    db.drop_database().await;
 }

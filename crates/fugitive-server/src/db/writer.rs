@@ -1,0 +1,644 @@
+//! Group commit: one writer per database stores the accepted actions of every room.
+//!
+//! A room hands its action to the writer and waits. The writer takes everything waiting (up to
+//! [`CommitOptions::max_batch`]), writes it in one transaction, commits once, and only then
+//! answers each room; a room tells nobody before that answer, so no acknowledged action is ever
+//! lost. Whatever fails fails the whole batch: the transaction rolls back and every room in it
+//! hears the same error, with nothing stored.
+//!
+//! When nothing else waits, a lone action is committed at once. When several wait (the server
+//! is busy), the batch stays open for at most [`CommitOptions::linger`] to gather more; the
+//! actions that arrive while a batch commits form the next one. A queue longer than
+//! [`CommitOptions::max_queue`] refuses new actions at once ([`DbError::Overloaded`]) rather
+//! than letting them wait seconds.
+//!
+//! On SQLite the writer owns one connection of its own (SQLite has one writer at a time
+//! anyway); on PostgreSQL it borrows one from the pool for each batch.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Transaction};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::{DbError, StoredAction, role_name, to_json};
+use crate::metrics;
+
+/// How the writer gathers and bounds its batches.
+#[derive(Clone, Copy, Debug)]
+pub struct CommitOptions {
+    /// Most actions in one transaction.
+    pub max_batch: usize,
+    /// How long a batch of several actions may wait for more before it commits.
+    pub linger: Duration,
+    /// Most actions waiting for the writer; more are refused as overload.
+    pub max_queue: usize,
+}
+
+impl Default for CommitOptions {
+    fn default() -> Self {
+        CommitOptions { max_batch: 512, linger: Duration::from_millis(1), max_queue: 4096 }
+    }
+}
+
+/// One accepted action to append to a room's log.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Append {
+    pub(crate) room: Uuid,
+    pub(crate) game: u64,
+    pub(crate) number: usize,
+    pub(crate) record: StoredAction,
+    /// It ended the game: the game is marked finished in the same transaction.
+    pub(crate) finished: bool,
+}
+
+struct Pending {
+    append: Append,
+    reply: oneshot::Sender<Result<(), DbError>>,
+}
+
+enum Message {
+    Append(Pending),
+    /// Commit what is queued, close the connection, then answer.
+    Stop(oneshot::Sender<()>),
+}
+
+/// Counts of what the writer did, for tests and `/metrics`.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    batches: AtomicU64,
+    actions: AtomicU64,
+}
+
+/// Totals since start-up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommitStats {
+    /// Transactions committed.
+    pub batches: u64,
+    /// Actions they stored.
+    pub actions: u64,
+}
+
+/// Failures a unit test injects into the writer; they do not exist outside `cargo test`'s
+/// build of this crate.
+#[cfg(test)]
+#[derive(Debug, Default)]
+pub(crate) struct Faults {
+    /// The next batch fails after its rows are written, before its commit.
+    pub(crate) fail_next_batch: std::sync::atomic::AtomicBool,
+    /// The next batch commits, then reports an error: an ambiguous commit, as when the
+    /// connection drops between the commit and its acknowledgement.
+    pub(crate) ambiguous_next_batch: std::sync::atomic::AtomicBool,
+    /// Held (for writing) by a test, the writer waits with the first action of a batch
+    /// before it gathers the rest.
+    pub(crate) gate: tokio::sync::RwLock<()>,
+    /// The writer waits at the gate.
+    pub(crate) at_gate: std::sync::atomic::AtomicBool,
+}
+
+/// Where the writer writes.
+enum Target {
+    /// SQLite: a connection of its own.
+    Connection(AnyConnection),
+    /// PostgreSQL: a connection from the pool per batch.
+    Pool(AnyPool),
+}
+
+/// The handle rooms use: a cheap clone.
+#[derive(Clone, Debug)]
+pub(crate) struct Writer {
+    tx: mpsc::Sender<Message>,
+    counters: Arc<Counters>,
+    #[cfg(test)]
+    pub(crate) faults: Arc<Faults>,
+}
+
+impl Writer {
+    /// Starts the writer on SQLite's own `connection`, or on `pool` without one.
+    pub(crate) fn start(connection: Option<AnyConnection>, pool: AnyPool, options: CommitOptions) -> Writer {
+        let (tx, rx) = mpsc::channel(options.max_queue.max(1));
+        let counters = Arc::new(Counters::default());
+        #[cfg(test)]
+        let faults = Arc::new(Faults::default());
+        let target = connection.map_or(Target::Pool(pool), Target::Connection);
+        let run = Run {
+            target,
+            options,
+            counters: counters.clone(),
+            #[cfg(test)]
+            faults: faults.clone(),
+        };
+        tokio::spawn(run.run(rx));
+        Writer {
+            tx,
+            counters,
+            #[cfg(test)]
+            faults,
+        }
+    }
+
+    /// Appends one action and waits until it is durable.
+    ///
+    /// # Errors
+    /// [`DbError::Overloaded`] at once when too many actions wait; otherwise the batch's
+    /// failure, and then nothing of the batch was stored.
+    pub(crate) async fn append(&self, append: Append) -> Result<(), DbError> {
+        let (reply, answer) = oneshot::channel();
+        match self.tx.try_send(Message::Append(Pending { append, reply })) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                metrics::commit_overload();
+                return Err(DbError::Overloaded);
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => return Err(sqlx::Error::PoolClosed.into()),
+        }
+        answer.await.unwrap_or(Err(DbError::Sqlx(sqlx::Error::PoolClosed)))
+    }
+
+    /// Commits what is queued, then stops; later appends fail.
+    pub(crate) async fn stop(&self) {
+        let (done, stopped) = oneshot::channel();
+        if self.tx.send(Message::Stop(done)).await.is_ok() {
+            let _ = stopped.await;
+        }
+    }
+
+    /// How many actions wait for the writer (not counting the batch it is committing).
+    #[cfg(test)]
+    pub(crate) fn queued(&self) -> usize {
+        self.tx.max_capacity() - self.tx.capacity()
+    }
+
+    pub(crate) fn stats(&self) -> CommitStats {
+        CommitStats {
+            batches: self.counters.batches.load(Ordering::Relaxed),
+            actions: self.counters.actions.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The writer's task.
+struct Run {
+    target: Target,
+    options: CommitOptions,
+    counters: Arc<Counters>,
+    #[cfg(test)]
+    faults: Arc<Faults>,
+}
+
+/// Where the messages taken off the queue go.
+struct Taken {
+    batch: Vec<Pending>,
+    stopped: Vec<oneshot::Sender<()>>,
+    max_batch: usize,
+}
+
+impl Taken {
+    fn full(&self) -> bool {
+        self.batch.len() >= self.max_batch
+    }
+
+    fn take(&mut self, message: Message, rx: &mut mpsc::Receiver<Message>) {
+        match message {
+            Message::Append(pending) => self.batch.push(pending),
+            Message::Stop(done) => {
+                // What is queued still comes out of `recv`, then `None` ends the loop.
+                rx.close();
+                self.stopped.push(done);
+            }
+        }
+    }
+
+    /// Takes what is already waiting, up to a full batch.
+    fn gather(&mut self, rx: &mut mpsc::Receiver<Message>) {
+        while !self.full() {
+            let Ok(message) = rx.try_recv() else { break };
+            self.take(message, rx);
+        }
+    }
+
+    /// Busy: lets the batch fill for at most `linger`.
+    async fn linger(&mut self, rx: &mut mpsc::Receiver<Message>, linger: Duration) {
+        let deadline = Instant::now() + linger;
+        while !self.full() {
+            match tokio::time::timeout_at(deadline, rx.recv()).await {
+                Ok(Some(message)) => {
+                    self.take(message, rx);
+                    self.gather(rx);
+                }
+                Ok(None) | Err(_) => break,
+            }
+        }
+    }
+}
+
+impl Run {
+    async fn run(mut self, mut rx: mpsc::Receiver<Message>) {
+        let max_batch = self.options.max_batch.max(1);
+        let mut taken = Taken { batch: Vec::with_capacity(max_batch), stopped: Vec::new(), max_batch };
+        while let Some(first) = rx.recv().await {
+            taken.take(first, &mut rx);
+            #[cfg(test)]
+            {
+                self.faults.at_gate.store(true, Ordering::SeqCst);
+                drop(self.faults.gate.read().await);
+                self.faults.at_gate.store(false, Ordering::SeqCst);
+            }
+            taken.gather(&mut rx);
+            // A lone action commits at once; several mean a busy server: wait for company.
+            if taken.batch.len() > 1 {
+                taken.linger(&mut rx, self.options.linger).await;
+            }
+            if !taken.batch.is_empty() {
+                self.commit(&mut taken.batch).await;
+            }
+        }
+        if let Target::Connection(connection) = self.target {
+            if let Err(error) = connection.close().await {
+                tracing::warn!(%error, "the writer's connection did not close cleanly");
+            }
+        }
+        for done in taken.stopped {
+            let _ = done.send(());
+        }
+    }
+
+    /// Stores the batch in one transaction and answers every room in it.
+    async fn commit(&mut self, batch: &mut Vec<Pending>) {
+        #[cfg(test)]
+        let fail = Fail {
+            before_commit: self.faults.fail_next_batch.swap(false, Ordering::SeqCst),
+            after_commit: self.faults.ambiguous_next_batch.swap(false, Ordering::SeqCst),
+        };
+        #[cfg(not(test))]
+        let fail = Fail::default();
+        let appends: Vec<Append> = batch.iter().map(|p| p.append).collect();
+        let started = Instant::now();
+        let result = match &mut self.target {
+            Target::Connection(connection) => match connection.begin().await {
+                Ok(tx) => store(tx, &appends, fail).await,
+                Err(error) => Err(error.into()),
+            },
+            Target::Pool(pool) => match pool.begin().await {
+                Ok(tx) => store(tx, &appends, fail).await,
+                Err(error) => Err(error.into()),
+            },
+        };
+        metrics::commit_batch(appends.len(), started.elapsed());
+        match result {
+            Ok(written) => {
+                let stored = written.iter().filter(|w| **w).count();
+                self.counters.batches.fetch_add(1, Ordering::Relaxed);
+                self.counters.actions.fetch_add(stored as u64, Ordering::Relaxed);
+                for (pending, written) in batch.drain(..).zip(written) {
+                    let _ = pending.reply.send(if written { Ok(()) } else { Err(DbError::Expired) });
+                }
+            }
+            Err(error) => {
+                tracing::error!(%error, actions = appends.len(), "a batch of actions was not stored");
+                let error = Arc::new(error);
+                for pending in batch.drain(..) {
+                    let _ = pending.reply.send(Err(DbError::Batch(error.clone())));
+                }
+            }
+        }
+    }
+}
+
+/// Failures a unit test injects into one batch; never set outside tests.
+#[derive(Clone, Copy, Debug, Default)]
+struct Fail {
+    /// The batch fails after its rows are written, before its commit.
+    before_commit: bool,
+    /// The batch commits, then reports an error (an ambiguous commit).
+    after_commit: bool,
+}
+
+/// Writes the batch and commits; on any error the transaction rolls back (when dropped).
+/// Returns, for each action, whether it was written (not when its room had expired).
+async fn store(mut tx: Transaction<'_, Any>, batch: &[Append], fail: Fail) -> Result<Vec<bool>, DbError> {
+    let mut written = Vec::with_capacity(batch.len());
+    for append in batch {
+        written.push(write(&mut tx, append).await?);
+    }
+    if fail.before_commit {
+        return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));
+    }
+    tx.commit().await?;
+    if fail.after_commit {
+        return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
+    }
+    Ok(written)
+}
+
+/// One action's rows: the room's row first (as expiry does, so the two never deadlock), the
+/// action, and the game's end if it ended the game. `false`, with nothing written, when the
+/// room expired first: its game is gone, and its action's row would fail the whole batch.
+/// When this comes first, expiry's own check sees the room touched and keeps it.
+async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<bool, DbError> {
+    let id = append.room.to_string();
+    let record = &append.record;
+    let touched = sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2 AND expired_at IS NULL")
+        .bind(record.at)
+        .bind(&id)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    if touched == 0 {
+        return Ok(false);
+    }
+    sqlx::query(
+        "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(&id)
+    .bind(append.game as i64)
+    .bind(append.number as i64)
+    .bind(role_name(record.role))
+    .bind(to_json(&record.action))
+    .bind(record.seat.map(|s| s.index() as i64))
+    .bind(record.client_seq.map(|s| s as i64))
+    .bind(record.at)
+    .execute(&mut **tx)
+    .await?;
+    if append.finished {
+        sqlx::query("UPDATE games SET finished_at = $1 WHERE room_id = $2 AND game = $3")
+            .bind(record.at)
+            .bind(&id)
+            .bind(append.game as i64)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use fugitive_core::{Action, Card, Cards, Role, RuleOptions};
+    use tokio::sync::{mpsc, oneshot};
+
+    use super::*;
+    use crate::computer::Computer;
+    use crate::db::Db;
+    use crate::protocol::{Reply, code};
+    use axum::extract::ws::Utf8Bytes;
+
+    use crate::room::{Kick, RoomHandle, RoomLimits, SeatRequest};
+    use crate::rooms::Rooms;
+
+    async fn rooms(commit: CommitOptions) -> (Rooms, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("commit.db").display());
+        let db = Db::connect_with(&url, commit).await.unwrap();
+        let limits = RoomLimits {
+            max_sockets: 4,
+            unload_after: Duration::from_secs(60),
+            bot_pause: Duration::ZERO,
+            deal_seed: None,
+        };
+        (Rooms::new(db, limits), dir)
+    }
+
+    /// A room with its Fugitive's socket joined.
+    #[derive(Clone)]
+    struct Table {
+        id: Uuid,
+        room: RoomHandle,
+        socket: u64,
+        /// The socket's frames (unread, but open) and kick.
+        _frames: Arc<(mpsc::Receiver<Utf8Bytes>, oneshot::Receiver<Kick>)>,
+    }
+
+    impl Table {
+        async fn request(&self, seq: u64, request: SeatRequest) -> Reply {
+            self.room.request(self.socket, seq, request).await.unwrap()
+        }
+    }
+
+    async fn table(rooms: &Rooms) -> Table {
+        let created =
+            rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
+        let room = rooms.get(created.room).await.unwrap();
+        let (queue, frames) = mpsc::channel(64);
+        let (kick, kicked) = oneshot::channel();
+        let socket = room.join(Some(created.token), queue, kick).await.unwrap().unwrap();
+        Table { id: created.room, room, socket, _frames: Arc::new((frames, kicked)) }
+    }
+
+    fn place(hideout: u8) -> SeatRequest {
+        SeatRequest::Action(Action::Place { hideout: Card::new(hideout).unwrap(), sprints: Cards::EMPTY })
+    }
+
+    /// Holds the writer with the first action of its next batch until `queued` more wait.
+    async fn until_queued(db: &Db, queued: usize) {
+        while db.writer.queued() < queued {
+            tokio::task::yield_now().await;
+        }
+    }
+
+    async fn stored_actions(db: &Db, room: Uuid) -> usize {
+        db.load_room(room).await.unwrap().unwrap().game.actions.len()
+    }
+
+    #[tokio::test]
+    async fn many_rooms_commit_their_actions_in_one_transaction() {
+        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+        let db = rooms.db().clone();
+        let mut tables = Vec::new();
+        for _ in 0..12 {
+            tables.push(table(&rooms).await);
+        }
+        let before = db.commit_stats();
+        let gate = db.faults().gate.write().await;
+        let mut requests = tokio::task::JoinSet::new();
+        for table in tables.clone() {
+            requests.spawn(async move { table.request(1, place(1)).await });
+        }
+        // The writer holds the first; the other eleven wait in its queue.
+        until_queued(&db, 11).await;
+        drop(gate);
+        while let Some(reply) = requests.join_next().await {
+            assert_eq!(reply.unwrap(), Reply::ok(1));
+        }
+        let after = db.commit_stats();
+        assert_eq!(after.actions - before.actions, 12);
+        assert_eq!(after.batches - before.batches, 1, "twelve rooms' actions, one transaction");
+        for table in &tables {
+            assert_eq!(stored_actions(&db, table.id).await, 1);
+        }
+        drop(tables);
+        rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn a_lone_action_commits_at_once_and_each_batch_is_counted() {
+        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+        let db = rooms.db().clone();
+        let table = table(&rooms).await;
+        let before = db.commit_stats();
+        assert_eq!(table.request(1, place(3)).await, Reply::ok(1));
+        assert_eq!(table.request(2, SeatRequest::Action(Action::EndTurn)).await, Reply::ok(2));
+        let after = db.commit_stats();
+        assert_eq!((after.batches - before.batches, after.actions - before.actions), (2, 2));
+        assert_eq!(stored_actions(&db, table.id).await, 2);
+        drop(table);
+        rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn a_failed_batch_answers_unavailable_to_every_room_in_it_and_stores_nothing() {
+        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+        let db = rooms.db().clone();
+        let mut tables = Vec::new();
+        for _ in 0..3 {
+            tables.push(table(&rooms).await);
+        }
+        let before = db.commit_stats();
+        db.faults().fail_next_batch.store(true, Ordering::SeqCst);
+        let gate = db.faults().gate.write().await;
+        let mut requests = tokio::task::JoinSet::new();
+        for table in tables.clone() {
+            requests.spawn(async move { table.request(1, place(2)).await });
+        }
+        until_queued(&db, 2).await;
+        drop(gate);
+        while let Some(reply) = requests.join_next().await {
+            let reply = reply.unwrap();
+            assert_eq!(reply.code(), Some(code::UNAVAILABLE), "{reply:?}");
+            assert_eq!(reply.error.unwrap().retry_after_ms, None, "a failure, not an overload");
+        }
+        assert_eq!(db.commit_stats(), before, "no transaction committed");
+        for table in &tables {
+            assert_eq!(stored_actions(&db, table.id).await, 0, "nothing of the batch was stored");
+        }
+        // Nothing changed in the rooms either: the same placement is still the legal next
+        // action, and the retry with the same seq goes through.
+        for table in &tables {
+            assert_eq!(table.request(1, place(2)).await, Reply::ok(1));
+            assert_eq!(stored_actions(&db, table.id).await, 1);
+        }
+        drop(tables);
+        rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn one_bad_row_fails_the_whole_batch() {
+        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+        let db = rooms.db().clone();
+        let [good, bad] = [table(&rooms).await, table(&rooms).await];
+        let append = |room: Uuid| Append {
+            room,
+            game: 1,
+            number: 0,
+            record: StoredAction {
+                role: Role::Fugitive,
+                action: Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY },
+                seat: None,
+                client_seq: None,
+                at: 1,
+            },
+            finished: false,
+        };
+        db.writer.append(append(bad.id)).await.unwrap();
+        let gate = db.faults().gate.write().await;
+        let mut appends = tokio::task::JoinSet::new();
+        for room in [good.id, bad.id] {
+            let writer = db.writer.clone();
+            // The bad room's action 0 is stored already: its row breaks the primary key.
+            appends.spawn(async move { writer.append(append(room)).await });
+        }
+        until_queued(&db, 1).await;
+        drop(gate);
+        while let Some(result) = appends.join_next().await {
+            assert!(matches!(result.unwrap(), Err(DbError::Batch(_))));
+        }
+        assert_eq!(stored_actions(&db, good.id).await, 0, "the good room's row went with the batch");
+        assert_eq!(stored_actions(&db, bad.id).await, 1);
+        drop([good, bad]);
+        rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn an_action_of_a_room_that_expired_first_fails_alone() {
+        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+        let db = rooms.db().clone();
+        let [kept, expired] = [table(&rooms).await, table(&rooms).await];
+        let append = |room: Uuid| Append {
+            room,
+            game: 1,
+            number: 0,
+            record: StoredAction {
+                role: Role::Fugitive,
+                action: Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY },
+                seat: None,
+                client_seq: None,
+                at: crate::db::now_ms(),
+            },
+            finished: false,
+        };
+        // Expiry commits first: the room's unfinished game and its seats are gone.
+        assert!(db.expire_room(expired.id, crate::db::now_ms() + 60_000).await.unwrap());
+        let gate = db.faults().gate.write().await;
+        let mut appends = tokio::task::JoinSet::new();
+        for room in [kept.id, expired.id] {
+            let writer = db.writer.clone();
+            appends.spawn(async move { (room, writer.append(append(room)).await) });
+        }
+        until_queued(&db, 1).await;
+        drop(gate);
+        while let Some(result) = appends.join_next().await {
+            let (room, result) = result.unwrap();
+            if room == kept.id {
+                assert!(result.is_ok(), "{result:?}");
+            } else {
+                assert!(matches!(result, Err(DbError::Expired)), "{result:?}");
+            }
+        }
+        assert_eq!(stored_actions(&db, kept.id).await, 1, "the other room's action is stored");
+        assert!(db.stale_rooms(crate::db::now_ms() + 60_000).await.unwrap() == vec![kept.id]);
+        drop([kept, expired]);
+        rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn a_full_commit_queue_refuses_at_once_with_a_retry_hint() {
+        let (rooms, _dir) = rooms(CommitOptions { max_queue: 1, ..CommitOptions::default() }).await;
+        let db = rooms.db().clone();
+        let [first, second, third] = [table(&rooms).await, table(&rooms).await, table(&rooms).await];
+        let gate = db.faults().gate.write().await;
+        let held = tokio::spawn({
+            let first = first.clone();
+            async move { first.request(1, place(1)).await }
+        });
+        // The writer took the first action and waits at the gate with it.
+        while !db.faults().at_gate.load(Ordering::SeqCst) {
+            tokio::task::yield_now().await;
+        }
+        let queued = tokio::spawn({
+            let second = second.clone();
+            async move { second.request(1, place(1)).await }
+        });
+        until_queued(&db, 1).await;
+        // The queue is full: the third room is answered now, while the writer is still held.
+        let refused = third.request(1, place(1)).await;
+        assert_eq!(refused.code(), Some(code::UNAVAILABLE));
+        let hint = refused.error.as_ref().unwrap().retry_after_ms.expect("a retry hint");
+        assert!((250..500).contains(&hint), "{hint}");
+        drop(gate);
+        assert_eq!(held.await.unwrap(), Reply::ok(1));
+        assert_eq!(queued.await.unwrap(), Reply::ok(1));
+        assert_eq!(stored_actions(&db, third.id).await, 0, "the refused action changed nothing");
+        // Retried once the queue has room, it goes through.
+        assert_eq!(third.request(1, place(1)).await, Reply::ok(1));
+        for table in [&first, &second, &third] {
+            assert_eq!(stored_actions(&db, table.id).await, 1);
+        }
+        drop([first, second, third]);
+        rooms.shut_down().await;
+    }
+}
