@@ -15,7 +15,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use fugitive_ai::Level;
-use fugitive_core::{Action, Game, Role, RuleOptions, Viewer};
+use fugitive_core::{Role, RuleOptions, Viewer};
 use metrics_exporter_prometheus::PrometheusHandle;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -422,12 +422,14 @@ async fn replay(
     if stored.finished_at.is_none() {
         return Err(AppError::GameRunning);
     }
-    let actions: Vec<(Role, Action)> = stored.actions.iter().map(|a| (a.role, a.action)).collect();
-    let game = Game::replay(stored.setup, &actions).map_err(|error| {
+    let log = stored.actions.iter().map(|a| (a.role, a.action));
+    let game = crate::replay::replay(stored.setup, log).map_err(|error| {
         tracing::error!(%room, %error, "a stored game does not replay");
         AppError::Unavailable
     })?;
-    let steps = crate::replay::steps(stored.setup, &actions).map_err(|error| {
+    // The game's own actions: a log from before R11a's bonus choice comes back with the draw.
+    let actions = game.actions();
+    let steps = crate::replay::steps(stored.setup, actions).map_err(|error| {
         tracing::error!(%room, %error, "a stored game does not replay");
         AppError::Unavailable
     })?;

@@ -3,8 +3,51 @@
 //! whole table: the Fugitive's view (his trail with every face-down card, his hand) with the
 //! Marshal's hand from hers.
 
-use fugitive_core::{Action, Game, ReplayError, Role, Setup, Viewer};
+use fugitive_core::{Action, Decision, Game, Phase, ReplayError, Role, Setup, Viewer};
 use serde_json::Value;
+
+/// Replays a game's log from its setup, as [`apply_stored`] reads each action.
+///
+/// # Errors
+/// [`ReplayError`] when a stored action does not apply (a corrupt log).
+pub fn replay(setup: Setup, actions: impl IntoIterator<Item = (Role, Action)>) -> Result<Game, ReplayError> {
+    let mut game = Game::new(setup);
+    for (index, (role, action)) in actions.into_iter().enumerate() {
+        apply_stored(&mut game, index, role, action)?;
+    }
+    Ok(game)
+}
+
+/// Applies the `index`th action of a stored log.
+///
+/// Logs written before the R11a bonus draw became the Fugitive's choice (issue 9) drew the
+/// bonus card by itself after a pass, so they go on with the Marshal's turn while today's game
+/// waits for that choice. Where a stored action is refused there, the bonus card is drawn as it
+/// was then and the action applied after it; the game's own list of actions then holds the
+/// draw, one more than the log (the room stores its next action under that larger number).
+///
+/// # Errors
+/// [`ReplayError`] when the action does not apply, with or without that draw.
+pub fn apply_stored(game: &mut Game, index: usize, role: Role, action: Action) -> Result<(), ReplayError> {
+    let error = match game.apply(role, action) {
+        Ok(_) => return Ok(()),
+        Err(error) => error,
+    };
+    if matches!(game.phase(), Phase::Pending { role: Role::Fugitive, decision: Decision::PassBonus, .. }) {
+        let choices = game.legal_actions(Role::Fugitive).choices;
+        let draw = choices.into_iter().find(|choice| *choice != fugitive_core::Choice::Decline);
+        if let Some(choice) = draw {
+            let mut upgraded = game.clone();
+            if upgraded.apply(Role::Fugitive, Action::Choose { choice }).is_ok()
+                && upgraded.apply(role, action).is_ok()
+            {
+                *game = upgraded;
+                return Ok(());
+            }
+        }
+    }
+    Err(ReplayError { index, role, action, error })
+}
 
 /// The table before any action (step 0) and after each action: `actions.len() + 1` views.
 ///
@@ -32,9 +75,61 @@ fn everything(game: &Game) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use fugitive_core::{Action, Cards, Seed};
+    use fugitive_core::{Action, Cards, Choice, Seed};
 
     use super::*;
+
+    /// A short game under R11a's bonus draw in which the Fugitive passes and takes every bonus
+    /// card: today's log, with his choices in it.
+    fn passing_game() -> (Setup, Vec<(Role, Action)>) {
+        let rules = fugitive_core::RuleOptions { pass_bonus_draw: true, ..Default::default() };
+        let setup = Setup { seed: Seed([7; 32]), rules };
+        let mut game = Game::new(setup);
+        while game.actions().len() < 40 {
+            let role = game.to_move().expect("the game runs");
+            let legal = game.legal_actions(role);
+            let action = if let Some(&choice) = legal.choices.iter().find(|c| **c != Choice::Decline) {
+                Action::Choose { choice }
+            } else if let Some(&deck) = legal.draws.first() {
+                Action::Draw { deck }
+            } else if legal.pass {
+                Action::Pass
+            } else if legal.end_turn {
+                Action::EndTurn
+            } else if let Some(guess) = legal.guess {
+                Action::Guess { numbers: Cards::from_iter(guess.numbers.iter().last()) }
+            } else {
+                Action::Place { hideout: legal.placements[0].hideout, sprints: Cards::EMPTY }
+            };
+            game.apply(role, action).unwrap();
+        }
+        (setup, game.actions().to_vec())
+    }
+
+    #[test]
+    fn a_log_from_before_the_bonus_choice_replays_with_the_draw_it_had() {
+        let (setup, today) = passing_game();
+        let is_bonus = |(role, action): &(Role, Action)| {
+            *role == Role::Fugitive && matches!(action, Action::Choose { .. })
+        };
+        assert!(
+            today.iter().filter(|a| is_bonus(a)).count() >= 3,
+            "the game passes with a bonus now and then"
+        );
+        // The same game as the server stored it before: the bonus card was drawn by itself.
+        let old: Vec<(Role, Action)> = today.iter().copied().filter(|a| !is_bonus(a)).collect();
+        assert!(Game::replay(setup, &old).is_err(), "today's rules alone refuse the old log");
+        let game = replay(setup, old).unwrap();
+        assert_eq!(game.actions(), today, "the old log reads as the game it was");
+        assert_eq!(game, Game::replay(setup, &today).unwrap());
+    }
+
+    #[test]
+    fn a_corrupt_log_is_still_refused() {
+        let (setup, mut today) = passing_game();
+        today.insert(3, (Role::Marshal, Action::Pass));
+        assert_eq!(replay(setup, today).unwrap_err().index, 3);
+    }
 
     #[test]
     fn every_step_shows_both_hands_and_the_whole_trail() {

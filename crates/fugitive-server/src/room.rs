@@ -122,12 +122,7 @@ impl Room {
         let mut turn_start = stored.game.started_at;
         for (index, record) in stored.game.actions.iter().enumerate() {
             let before = game.to_move();
-            game.apply(record.role, record.action).map_err(|error| ReplayError {
-                index,
-                role: record.role,
-                action: record.action,
-                error,
-            })?;
+            crate::replay::apply_stored(&mut game, index, record.role, record.action)?;
             if game.to_move() != before {
                 turn_start = record.at;
             }

@@ -331,10 +331,8 @@ async fn load_series(db: &Db, room: Uuid) -> Result<Series, DbError> {
     for number in finished {
         let corrupt = |what: &str| DbError::Corrupt(format!("game {number} of room {id}: {what}"));
         let game = db.load_game(room, number as u64).await?.ok_or_else(|| corrupt("missing"))?;
-        let mut replay = fugitive_core::Game::new(game.setup);
-        for record in &game.actions {
-            replay.apply(record.role, record.action).map_err(|e| corrupt(&e.to_string()))?;
-        }
+        let log = game.actions.iter().map(|record| (record.role, record.action));
+        let replay = crate::replay::replay(game.setup, log).map_err(|e| corrupt(&e.to_string()))?;
         let winner = replay.outcome().ok_or_else(|| corrupt("finished but not over"))?.winner;
         let seat = if winner == fugitive_core::Role::Fugitive {
             game.fugitive_seat
