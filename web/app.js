@@ -4,11 +4,13 @@
 import { t, language, setLanguage, onLanguageChange, LANGUAGE_NAMES } from './i18n.js';
 import { showLanding } from './landing.js';
 import { showRoom } from './room.js';
+import { showReplay } from './replay.js';
 import { renderHowto } from './howto.js';
 import { replace, h } from './dom.js';
 import { soundOn, setSound, onSoundChange } from './sound.js';
 
 const ROOM_PATH = /^\/room\/([0-9a-fA-F-]{36})\/?$/;
+const REPLAY_PATH = /^\/room\/([0-9a-fA-F-]{36})\/game\/([1-9][0-9]*)\/?$/;
 
 function header() {
   document.documentElement.lang = language();
@@ -59,7 +61,10 @@ function setUpHeader() {
 function route() {
   const root = document.getElementById('app');
   const match = location.pathname.match(ROOM_PATH);
-  if (match) {
+  const replay = location.pathname.match(REPLAY_PATH);
+  if (replay) {
+    showReplay(root, replay[1].toLowerCase(), Number(replay[2]));
+  } else if (match) {
     document.title = `${t('title.room')} — Fugitive`;
     showRoom(root, match[1].toLowerCase());
   } else if (location.pathname === '/' || location.pathname === '/index.html') {

@@ -4,12 +4,15 @@
 import { h, replace } from './dom.js';
 import { t, onLanguageChange } from './i18n.js';
 import { seatKey, shareKey } from './room.js';
+import { rememberGame, loadMyGames, renderMyGames } from './mygames.js';
 
 const CLOCKS = [
   ['', 'clock.none'],
   ['60', 'clock.minute'],
   ['300', 'clock.fiveMinutes'],
+  ['3600', 'clock.hour'],
   ['86400', 'clock.day'],
+  ['259200', 'clock.threeDays'],
 ];
 
 const EVENT_VARIANTS = ['off', 'random', 'discovery', 'helpful:fugitive', 'helpful:marshal', 'catchup'];
@@ -20,6 +23,7 @@ export function showLanding(root) {
     opening: 'one_or_two',
     bonus: false,
     clock: '',
+    series: '',
     events: 'off',
     level: 'easy',
     assist: false,
@@ -28,6 +32,7 @@ export function showLanding(root) {
   let error = null;
   let busy = null; // the opponent of the game being created
   let optionsOpen = false;
+  let mine = null; // "My games", once loaded
 
   async function create(opponent) {
     busy = opponent;
@@ -43,6 +48,7 @@ export function showLanding(root) {
       turn_clock_secs: form.clock ? Number(form.clock) : null,
       opponent: opponent === 'computer' ? { bot: form.level } : 'human',
       notepad_assist: form.assist,
+      best_of: form.series && opponent !== 'computer' ? Number(form.series) : null,
     };
     try {
       const res = await fetch('/api/rooms', {
@@ -54,6 +60,7 @@ export function showLanding(root) {
       if (!res.ok) throw new Error(json.message ?? json.error ?? res.statusText);
       try {
         localStorage.setItem(seatKey(json.room), json.token);
+        rememberGame(json.room, json.role, 1);
         localStorage.setItem(shareKey(json.room), JSON.stringify(json.links));
       } catch {
         // Without storage the seat link still works.
@@ -201,6 +208,24 @@ export function showLanding(root) {
           },
         ),
       ),
+      h(
+        'fieldset',
+        {},
+        h('legend', {}, t('landing.series')),
+        select(
+          'series',
+          t('landing.seriesHelp'),
+          form.series,
+          [
+            ['', t('series.open')],
+            ['3', t('series.bestOf', { n: 3 })],
+            ['5', t('series.bestOf', { n: 5 })],
+          ],
+          (v) => {
+            form.series = v;
+          },
+        ),
+      ),
     );
   }
 
@@ -255,12 +280,17 @@ export function showLanding(root) {
               ),
             )
           : start(),
+        created ? null : renderMyGames(mine),
       ),
     );
   }
 
   onLanguageChange(render);
   render();
+  loadMyGames().then((entries) => {
+    mine = entries;
+    render();
+  });
 }
 
 /// The invitation and the spectator link: labelled and styled differently ("for your opponent",

@@ -15,6 +15,8 @@ export class Connection {
   constructor(room, token, handlers) {
     this.room = room;
     this.token = token;
+    /// The player's display name, sent with `hello` (a spectator's is not sent).
+    this.name = null;
     this.handlers = handlers;
     this.lastSeq = 0;
     this.pending = new Map(); // seq → { message, resolve }
@@ -59,7 +61,9 @@ export class Connection {
   }
 
   hello() {
-    this.socket.send(JSON.stringify({ v: 1, seq: this.nextSeq(), type: 'hello', token: this.token ?? null }));
+    const message = { v: 1, seq: this.nextSeq(), type: 'hello', token: this.token ?? null };
+    if (this.token && this.name) message.name = this.name;
+    this.socket.send(JSON.stringify(message));
   }
 
   receive(data) {
@@ -83,6 +87,9 @@ export class Connection {
         this.version = msg.version;
         this.handlers.state(msg);
         break;
+      case 'chat':
+        this.handlers.chat?.(msg);
+        break;
       case 'reply': {
         const entry = this.pending.get(msg.seq);
         if (entry && msg.error?.code === 'unavailable' && entry.tries < RETRIES) {
@@ -97,6 +104,10 @@ export class Connection {
           this.handlers.error(msg.error?.code, msg.error?.message);
           if (msg.error?.code === 'bad_token' && this.token) {
             this.token = null;
+            this.hello();
+          } else if (msg.error?.code === 'bad_name' && this.name) {
+            // A stored name the server refuses: join without it.
+            this.name = null;
             this.hello();
           }
         }
@@ -129,6 +140,22 @@ export class Connection {
 
   rematch() {
     return this.request({ type: 'rematch' });
+  }
+
+  /// A chat message: `{ text }` or `{ quick }`.
+  chat(body) {
+    return this.request({ type: 'chat', ...body });
+  }
+
+  /// Whether this player lets spectators read the chat.
+  chatSpectators(allow) {
+    return this.request({ type: 'chat_spectators', allow });
+  }
+
+  /// The player's new display name (`''` clears it).
+  rename(name) {
+    this.name = name || null;
+    return this.request({ type: 'name', name });
   }
 
   dropped(socket, code) {

@@ -1,6 +1,9 @@
 // One room's page: finds the seat (token from the link's fragment or localStorage), keeps the
 // connection, and renders the table for the Fugitive, the Marshal or a spectator.
 
+import { rememberGame } from './mygames.js';
+import { replayPath } from './replay.js';
+import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
 import { h, replace, announce } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
@@ -22,6 +25,9 @@ import { renderEventsPanel, renderPending } from './events.js';
 
 export const seatKey = (room) => `fugitive:seat:${room}`;
 export const shareKey = (room) => `fugitive:share:${room}`;
+/// The player's display name, one for this browser, sent with every `hello`.
+export const NAME_KEY = 'fugitive:name';
+export const MAX_NAME = 24;
 
 function stored(key) {
   try {
@@ -150,6 +156,8 @@ class RoomPage {
     this.notice = null;
     this.ownInvite = null; // the invitation for the opponent, opened by the player who holds a seat
     this.confirmResign = false;
+    this.nameDraft = null; // the name field's text while the player types
+    this.chat = { messages: [], muted: stored(muteKey(room)) === '1', draft: null };
     this.inspected = null; // the face-down position the Marshal's notebook shows
     this.arrivals = null; // trail positions new or turned with the last state: animated once
     onLanguageChange(() => this.render());
@@ -161,6 +169,7 @@ class RoomPage {
     this.conn = new Connection(this.room, token, {
       welcome: () => {},
       state: (msg) => this.onState(msg),
+      chat: (frame) => this.onChat(frame),
       status: (kind) => {
         this.status = kind;
         this.render();
@@ -178,12 +187,124 @@ class RoomPage {
         this.render();
       },
     });
+    this.conn.name = stored(NAME_KEY);
     this.conn.open();
     this.render();
   }
 
+  /// The player's name field: kept in this browser, sent to the room.
+  namePanel() {
+    if (this.msg.view.viewer === 'spectator') return null;
+    const save = (event) => {
+      event.preventDefault();
+      const name = event.target.querySelector('input').value.trim();
+      this.nameDraft = null;
+      if (name) store(NAME_KEY, name);
+      else forget(NAME_KEY);
+      this.send(this.conn.rename(name));
+    };
+    return h(
+      'form',
+      { class: 'name-form', 'data-testid': 'name-form', onsubmit: save },
+      h('label', { for: 'my-name' }, t('name.label')),
+      h('input', {
+        id: 'my-name',
+        'data-testid': 'name-input',
+        maxlength: MAX_NAME,
+        autocomplete: 'nickname',
+        // What the player is typing survives the re-render of a new state.
+        value: this.nameDraft ?? this.msg.room.names?.[this.msg.view.viewer] ?? stored(NAME_KEY) ?? '',
+        oninput: (event) => {
+          this.nameDraft = event.target.value;
+        },
+      }),
+      h('button', { type: 'submit', 'data-testid': 'name-save', disabled: this.busy }, t('name.save')),
+    );
+  }
+
+  onChat(frame) {
+    const before = this.chat.messages;
+    this.chat.messages = mergeChat(before, frame);
+    const me = this.msg?.view.viewer;
+    if (!frame.full && !this.chat.muted) {
+      const theirs = frame.messages.filter((m) => m.from !== me);
+      if (theirs.length) announce(theirs.map((m) => `${t(`role.${m.from}`)}: ${chatText(m)}`).join(' '));
+    }
+    this.render();
+  }
+
+  chatPanel() {
+    const { view, room } = this.msg;
+    return renderChat(view, room, this.chat, {
+      send: async (text) => {
+        const reply = await this.send(this.conn.chat({ text }));
+        if (reply.ok) {
+          this.chat.draft = null;
+          this.render();
+        }
+      },
+      quick: (quick) => this.send(this.conn.chat({ quick })),
+      allow: (allow) => this.send(this.conn.chatSpectators(allow)),
+      mute: () => {
+        this.chat.muted = !this.chat.muted;
+        if (this.chat.muted) store(muteKey(this.room), '1');
+        else forget(muteKey(this.room));
+        this.render();
+      },
+      draft: (text) => {
+        this.chat.draft = text;
+      },
+    });
+  }
+
+  /// The series score by seat, under each player's current role, once there is one to show.
+  seriesLine() {
+    const { room, game } = this.msg;
+    const series = room.series;
+    if (!series || (game === 1 && !series.best_of && !series.wins.fugitive && !series.wins.marshal)) return null;
+    const who = (role) => room.names?.[role] || t(`role.${role}`);
+    const score = t('series.score', {
+      fugitive: who('fugitive'),
+      marshal: who('marshal'),
+      a: series.wins.fugitive,
+      b: series.wins.marshal,
+    });
+    const of = series.best_of ? ` ${t('series.bestOfShort', { n: series.best_of })}` : '';
+    return h(
+      'p',
+      {
+        class: 'series',
+        'data-testid': 'series',
+        'data-fugitive': series.wins.fugitive,
+        'data-marshal': series.wins.marshal,
+      },
+      score + of,
+    );
+  }
+
+  /// The series' winner, announced at game over.
+  seriesWinner() {
+    const { room, view } = this.msg;
+    const winner = room.series?.winner;
+    if (!winner) return null;
+    const text =
+      view.viewer === winner
+        ? t('series.youWin')
+        : view.viewer === 'spectator'
+          ? t('series.wins', { name: room.names?.[winner] || t(`role.${winner}`) })
+          : t('series.youLose');
+    return h('p', { class: 'series-winner', 'data-testid': 'series-winner', 'data-winner': winner }, text);
+  }
+
+  /// How many people watch, for everyone at the table.
+  spectatorLine() {
+    const n = this.msg.room.spectators ?? 0;
+    return h('p', { class: 'spectators', 'data-testid': 'spectators', 'data-count': n }, t('room.spectators', { n }));
+  }
+
   onState(msg) {
     const before = this.msg;
+    rememberGame(this.room, msg.view.viewer, msg.game);
     this.msg = msg;
     const changed = arrivals(before, msg);
     this.arrivals = changed && changed.size ? { positions: changed, at: performance.now() } : null;
@@ -213,7 +334,69 @@ class RoomPage {
     if (this.inspected !== null && (view.trail[this.inspected]?.face_up ?? true)) this.inspected = null;
     this.tell(before, msg);
     this.sound(before, msg);
+    this.alertTurn(before, msg);
     this.render();
+  }
+
+  /// When it becomes this player's turn while the tab is hidden (a slow game, played over a day):
+  /// a browser notification if the player allowed them, and the tab's title flashes until the tab
+  /// is seen again.
+  alertTurn(before, msg) {
+    const view = msg.view;
+    if (!before || view.viewer === 'spectator' || view.outcome) return;
+    const mineNow = toMove(view.phase) === view.viewer;
+    const mineBefore = before.game === msg.game && toMove(before.view.phase) === before.view.viewer;
+    if (!mineNow || mineBefore || document.visibilityState === 'visible') return;
+    if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+      try {
+        new Notification(t('notify.yourTurn'), { body: t(`seat.role.${view.viewer}`), tag: `fugitive-${this.room}` });
+      } catch {
+        // Some browsers only notify from a service worker: the title still flashes.
+      }
+    }
+    if (this.flashing) return;
+    let on = false;
+    this.flashing = setInterval(() => {
+      on = !on;
+      document.title = on ? `● ${t('notify.yourTurn')}` : `${t('title.room')} — Fugitive`;
+      document.documentElement.dataset.titleFlash = 'true';
+    }, 1000);
+    const stop = () => {
+      if (document.visibilityState !== 'visible') return;
+      clearInterval(this.flashing);
+      this.flashing = null;
+      delete document.documentElement.dataset.titleFlash;
+      document.removeEventListener('visibilitychange', stop);
+      this.render();
+    };
+    document.addEventListener('visibilitychange', stop);
+  }
+
+  /// Asks for the browser's permission to notify, in a game with a long turn clock.
+  notifyOffer() {
+    const { view, room } = this.msg;
+    if (view.viewer === 'spectator' || view.outcome || !room.clock || room.clock.turn_secs < 3600) return null;
+    if (typeof Notification === 'undefined') return null;
+    if (Notification.permission === 'granted')
+      return h('p', { class: 'notify-on', 'data-testid': 'notify-on' }, t('notify.on'));
+    if (Notification.permission !== 'default') return null;
+    return h(
+      'button',
+      {
+        type: 'button',
+        class: 'quiet',
+        'data-testid': 'notify-enable',
+        onclick: async () => {
+          try {
+            await Notification.requestPermission();
+          } catch {
+            // Refused or unsupported: the title flash remains.
+          }
+          this.render();
+        },
+      },
+      t('notify.enable'),
+    );
   }
 
   /// The optional sounds: your turn, a hideout found, the Manhunt, the end.
@@ -268,7 +451,7 @@ class RoomPage {
     const kept = old ? old.scrollTop : 0;
     replace(this.root, this.msg ? this.table() : this.waiting());
     const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
-    document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
+    if (!this.flashing) document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
     const log = this.root.querySelector('.log');
     if (log) log.scrollTop = follow ? log.scrollHeight : kept;
   }
@@ -355,6 +538,9 @@ class RoomPage {
         'div',
         { class: 'play' },
         renderSeats(view, room, me === 'spectator' ? null : me, this.deadline),
+        this.spectatorLine(),
+        this.seriesLine(),
+        this.notifyOffer(),
         h('p', { class: ['status', mover === me ? 'mine' : null], 'data-testid': 'status' }, status),
         this.lastMoveLine(recent),
         over ? this.gameOver() : null,
@@ -387,7 +573,7 @@ class RoomPage {
         view.phase.phase === 'draw' ? null : decks,
         renderEventsPanel(view),
       ),
-      h('aside', { class: 'side' }, renderHistory(view), this.resignPanel()),
+      h('aside', { class: 'side' }, this.chatPanel(), renderHistory(view), this.namePanel(), this.resignPanel()),
     );
   }
 
@@ -518,6 +704,7 @@ class RoomPage {
     const me = view.viewer;
     const panel = [
       h('h2', { class: 'over-line', 'data-testid': 'over-line' }, this.outcomeText()),
+      this.seriesWinner(),
       h('p', { class: 'reveal-note' }, t('over.revealed')),
       h(
         'dl',
@@ -535,7 +722,7 @@ class RoomPage {
       ),
     ];
     const buttons = [];
-    if (me !== 'spectator') {
+    if (me !== 'spectator' && !room.series?.winner) {
       const other = me === 'fugitive' ? 'marshal' : 'fugitive';
       const mine = room.rematch?.[me];
       const theirs = room.rematch?.[other];
@@ -556,6 +743,13 @@ class RoomPage {
           ),
         );
     }
+    buttons.push(
+      h(
+        'a',
+        { class: 'button big', href: replayPath(this.room, this.msg.game), 'data-testid': 'replay-link' },
+        t('over.replay'),
+      ),
+    );
     buttons.push(h('a', { class: 'button big', href: '/', 'data-testid': 'new-game' }, t('over.newGame')));
     panel.push(h('div', { class: 'buttons' }, buttons));
     return h(

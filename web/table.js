@@ -353,6 +353,8 @@ export function renderSeats(view, room, me, deadline) {
         h('span', { class: 'presence', title: here ? t('seat.here') : t('seat.away'), 'aria-hidden': 'true' }),
         h('span', { class: 'seat-role' }, t(`role.${role}`)),
         me === role ? h('span', { class: 'you' }, t('seat.you')) : null,
+        // The player's own words: text only, never markup.
+        room?.names?.[role] ? h('span', { class: 'seat-name', 'data-testid': `name-${role}` }, room.names[role]) : null,
         h('span', { class: 'seat-hand', 'data-testid': `hand-size-${role}` }, t('seat.hand', { n: size })),
         here ? null : h('span', { class: 'visually-hidden' }, t('seat.away')),
         room?.clock?.role === role && !view.outcome
@@ -376,8 +378,15 @@ export function renderSeats(view, room, me, deadline) {
 /// Time left on a turn clock, as m:ss (or h:mm:ss).
 export function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const [days, hours, minutes, seconds] = [
+    Math.floor(total / 86400),
+    Math.floor(total / 3600) % 24,
+    Math.floor(total / 60) % 60,
+    total % 60,
+  ];
   const two = (n) => String(n).padStart(2, '0');
+  // A slow game's clock (issue 13): days, then h:mm:ss.
+  if (days) return `${days}d ${hours}:${two(minutes)}:${two(seconds)}`;
   return hours ? `${hours}:${two(minutes)}:${two(seconds)}` : `${minutes}:${two(seconds)}`;
 }
 

@@ -147,10 +147,13 @@ export async function openOptions(page) {
 }
 
 /// Creates a room from the landing page as `role`; returns the links it shows.
-export async function createRoom(page, url, role = 'fugitive') {
+/// `series`: '3' or '5' for a best-of series; `clock`: seconds per turn, as the options offer them.
+export async function createRoom(page, url, role = 'fugitive', { series, clock } = {}) {
   await page.goto(url);
   await openOptions(page);
   await page.getByTestId(`role-${role}`).check();
+  if (series) await page.getByTestId('series').selectOption(series);
+  if (clock) await page.getByTestId('clock').selectOption(clock);
   await page.getByTestId('invite-friend').click();
   const invite = await page.getByTestId('link-invite').inputValue();
   const spectate = await page.getByTestId('link-spectate').inputValue();

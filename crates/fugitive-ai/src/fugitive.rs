@@ -4,14 +4,19 @@ use fugitive_core::{
     Action, Card, Cards, Choice, Deal, Decision, Deck, DeckCard, Event, EventVariant, Game, Icon,
     LegalActions, Phase, Role, RuleOptions, SprintOptions,
 };
-use rand::seq::{IndexedRandom, SliceRandom};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::view::{FugitiveView, Level, best_choice, last_card, peeked};
+use crate::deduction::Deduction;
+use crate::marshal::MarshalBot;
+use crate::view::{FugitiveView, Level, MarshalView, best_choice, last_card, peeked};
 
-/// Rollouts per candidate move of the `hard` Fugitive, unless set otherwise.
-pub const DEFAULT_ROLLOUTS: usize = 24;
+/// Worlds the `hard` Fugitive samples per decision (one rollout per candidate move in each), unless set otherwise.
+pub const DEFAULT_ROLLOUTS: usize = 64;
+
+/// What a lost rollout is worth at most, for how far the trail got.
+const PROGRESS_WORTH: f64 = 0.2;
 
 /// No rollout runs longer than this many actions; an unfinished one counts as half a win.
 const ROLLOUT_ACTIONS: usize = 400;
@@ -23,14 +28,21 @@ const ROLLOUT_ACTIONS: usize = 400;
 ///   furthest for the fewest live cards, sprinting with cards already behind him, bluffs with
 ///   a spare card under a hideout now and then, passes when every placement would burn live
 ///   cards, and plays 42 when it wins at once (R15) or leaves three or more hideouts to find.
-/// - `hard`: determinized Monte Carlo from his own view. For each candidate move (each
-///   placement with its cheapest sprint cards, with one bluff card more, passing), it deals
-///   the cards he cannot see at random in agreement with his view (the Marshal's hand from the
-///   decks she drew from, the decks' order), replays the game so far, plays the move and then
-///   `easy` against a Marshal who guesses within the reach of the first face-down hideout, and
-///   keeps the move that wins most often. Its rollouts are games without events: the event
-///   cards he cannot see are not dealt (a simplification; the current position's events
-///   already count through his legal moves).
+/// - `hard`: plays the hiding game by determinized Monte Carlo from his own view. It samples
+///   [`DEFAULT_ROLLOUTS`] worlds that agree with his view (the Marshal's hand from the decks
+///   she drew from, the decks' order), replays the game so far in each, and plays every
+///   candidate move out in every world (the same worlds for each move): each placement with
+///   its cheapest sprint cards, with one and with two bluff cards more (spare cards below the
+///   hideout), every hideout he can reach (a number she just guessed included), passing, and
+///   on a draw every deck. The rollouts' Marshal is our own: the `hard` Marshal, who reads
+///   the exact deduction of her view in that world and guesses where her belief is strongest,
+///   so a move scores by how well it hides from that belief; or the `easy` one, in the share
+///   of the worlds that his belief gives her (a Bayesian update over her past draws and
+///   guesses, replayed in a few worlds against both models). His own play in the rollouts is
+///   `easy`; a rollout he wins is worth 1, a lost one a little for how far his trail got. Its
+///   rollouts are games without events: the event cards he cannot see are not dealt (a
+///   simplification; the current position's events already count through his legal moves).
+///   Its budget is bounded: [`DEFAULT_ROLLOUTS`] rollouts of at most 400 actions per move.
 /// - Events (`easy` and `hard`, [`choose`]): F5 Smoke Screen puts his lowest dead card (below
 ///   the end of the trail) under the most recent face-down hideout, or declines; N6 Change of
 ///   Plans returns his lowest dead card, or declines; N5 Town Gossip looks at the deck he would
@@ -48,7 +60,7 @@ impl FugitiveBot {
         FugitiveBot { level, rng: ChaCha8Rng::seed_from_u64(seed), rollouts: DEFAULT_ROLLOUTS }
     }
 
-    /// The same bot with another number of rollouts per candidate move (`hard` only).
+    /// The same bot with another number of sampled worlds per decision (`hard` only).
     #[must_use]
     pub fn with_rollouts(self, rollouts: usize) -> FugitiveBot {
         FugitiveBot { rollouts: rollouts.max(1), ..self }
@@ -64,38 +76,109 @@ impl FugitiveBot {
             return Some(Action::Choose { choice: choose(view, &legal.choices) });
         }
         if !legal.draws.is_empty() {
-            return Some(Action::Draw { deck: draw_choice(view, &legal.draws) });
+            let easy = Action::Draw { deck: draw_choice(view, &legal.draws) };
+            if self.level == Level::Hard && legal.draws.len() > 1 {
+                let draws: Vec<Action> = legal.draws.iter().map(|&deck| Action::Draw { deck }).collect();
+                return Some(self.search(view, &draws).unwrap_or(easy));
+            }
+            return Some(easy);
         }
         let moves = moves(view, &legal);
         if moves.is_empty() {
             return None;
         }
+        let easy = easy_choice(view, &moves, &mut self.rng);
         match self.level {
-            Level::Hard if moves.len() > 1 => Some(self.search(view, &moves)),
-            _ => Some(easy_choice(view, &moves, &mut self.rng)),
+            Level::Hard if moves.len() > 1 => {
+                let actions: Vec<Action> = moves.iter().map(|m| m.action).collect();
+                Some(self.search(view, &actions).unwrap_or(easy))
+            }
+            _ => Some(easy),
         }
     }
 
-    /// Determinized Monte Carlo over `moves`.
-    fn search(&mut self, view: &FugitiveView, moves: &[Move]) -> Action {
-        let mut best = (f64::MIN, moves[0].action);
-        for m in moves {
-            let mut wins = 0.0;
-            for _ in 0..self.rollouts {
-                let Some(mut game) = determinize(view, &mut self.rng) else {
-                    return easy_choice(view, moves, &mut self.rng);
-                };
-                if game.apply(Role::Fugitive, m.action).is_err() {
-                    return easy_choice(view, moves, &mut self.rng);
+    /// Determinized Monte Carlo over `moves`: every candidate is played out in the same
+    /// sampled worlds (common random numbers). The rollouts' Marshal is the `hard` one in a
+    /// share of the worlds that is his belief that she plays like it (see [`hard_belief`]),
+    /// the `easy` one in the others.
+    fn search(&mut self, view: &FugitiveView, moves: &[Action]) -> Option<Action> {
+        let mut worlds = Vec::with_capacity(self.rollouts);
+        let mut evidence = Vec::new();
+        for i in 0..self.rollouts {
+            let mut llr = 0.0;
+            let check = (i < MODEL_WORLDS).then_some(&mut llr);
+            if let Some(world) = determinize(view, &mut self.rng, check) {
+                worlds.push(world);
+                if i < MODEL_WORLDS {
+                    evidence.push(llr);
                 }
-                wins += rollout(&mut game, &mut self.rng);
-            }
-            if wins > best.0 {
-                best = (wins, m.action);
             }
         }
-        best.1
+        if worlds.is_empty() {
+            return None;
+        }
+        let hard = hard_belief(&evidence);
+        let n = worlds.len();
+        let mut best = (f64::MIN, moves[0]);
+        for &action in moves {
+            let mut value = 0.0;
+            for (i, world) in worlds.iter().enumerate() {
+                let mut game = world.clone();
+                if game.apply(Role::Fugitive, action).is_err() {
+                    return None;
+                }
+                let level = if (i as f64 + 0.5) / n as f64 <= hard { Level::Hard } else { Level::Easy };
+                value += rollout(&mut game, level, i as u64, &mut self.rng);
+            }
+            if value > best.0 {
+                best = (value, action);
+            }
+        }
+        Some(best.1)
     }
+}
+
+/// His belief that the Marshal plays like the `hard` one before she has moved.
+const HARD_PRIOR: f64 = 0.1;
+
+/// How many of the sampled worlds check the Marshal's past actions against the two models.
+const MODEL_WORLDS: usize = 8;
+
+/// How likely a `hard` Marshal's move differs from the one the model makes in a sampled
+/// world (her hand there is a guess, and the deduction depends on it).
+const HARD_SLIP: f64 = 0.03;
+
+/// His belief that the Marshal plays like the `hard` one: from even odds, the mean over the
+/// checked worlds of the posterior given her past draws and guesses there.
+fn hard_belief(evidence: &[f64]) -> f64 {
+    let prior = (HARD_PRIOR / (1.0 - HARD_PRIOR)).ln();
+    if evidence.is_empty() {
+        return HARD_PRIOR;
+    }
+    let posterior = |llr: f64| 1.0 / (1.0 + (-(prior + llr).clamp(-50.0, 50.0)).exp());
+    evidence.iter().map(|&llr| posterior(llr)).sum::<f64>() / evidence.len() as f64
+}
+
+/// The log-likelihood ratio of the Marshal's `action` in `game` under the `hard` model against
+/// the `easy` one (`MarshalBot`): the hard one is deterministic, the easy one draws from a
+/// random deck and names one number with the deduction's odds.
+fn hard_evidence(game: &Game, action: Action) -> f64 {
+    let view = MarshalView::of(game);
+    let legal = view.legal_actions();
+    let hard =
+        if MarshalBot::new(Level::Hard, 0).act(&view) == Some(action) { 1.0 - HARD_SLIP } else { HARD_SLIP };
+    let easy = match action {
+        Action::Draw { .. } => 1.0 / legal.draws.len().max(1) as f64,
+        Action::Guess { numbers } if numbers.len() == 1 => {
+            let deduction = Deduction::of(&view);
+            let open = legal.guess.map(|g| g.numbers).unwrap_or_default();
+            let total: f64 = open.iter().map(|n| deduction.hideout_share(n)).sum();
+            let number = numbers.first().expect("one number");
+            if total > 0.0 { deduction.hideout_share(number) / total } else { 1.0 / open.len().max(1) as f64 }
+        }
+        _ => 0.0,
+    };
+    (hard.ln() - easy.max(1e-3).ln()).clamp(-10.0, 10.0)
 }
 
 /// A candidate place, pass or end of turn, with a rough worth: how far it gets, less three
@@ -180,6 +263,12 @@ fn moves(view: &FugitiveView, legal: &LegalActions) -> Vec<Move> {
         if let Some(card) = bluff_card.filter(|&c| allowed(c)) {
             let action = Action::Place { hideout: h, sprints: sprints.with(card) };
             moves.push(Move { action, score: score - 1, bluff: true });
+            // Two bluff cards: a reach of four more for the Marshal to consider.
+            let second = spare.without(card).iter().filter(|c| *c < h && allowed(*c));
+            if let Some(other) = second.min_by_key(|c| (c.sprint_value(), c.number())) {
+                let action = Action::Place { hideout: h, sprints: sprints.with(card).with(other) };
+                moves.push(Move { action, score: score - 2, bluff: true });
+            }
         }
     }
     if legal.pass {
@@ -245,7 +334,10 @@ impl Move {
 
 /// A whole game agreeing with the Fugitive's view: the cards he cannot see (the Marshal's
 /// hand, the decks' order) dealt at random, then the game so far replayed.
-fn determinize(view: &FugitiveView, rng: &mut impl Rng) -> Option<Game> {
+///
+/// With `evidence`, it also adds up [`hard_evidence`] for each of the Marshal's draws and
+/// guesses replayed.
+fn determinize(view: &FugitiveView, rng: &mut impl Rng, mut evidence: Option<&mut f64>) -> Option<Game> {
     let v = view.view();
     let mut known = view.hand();
     for card in &v.trail {
@@ -297,6 +389,9 @@ fn determinize(view: &FugitiveView, rng: &mut impl Rng) -> Option<Game> {
         };
         match action {
             Some((role, action)) => {
+                if let (Some(llr), Role::Marshal) = (evidence.as_deref_mut(), role) {
+                    *llr += hard_evidence(&game, action);
+                }
                 game.apply(role, action).ok()?;
                 next = game.history().len();
             }
@@ -320,8 +415,11 @@ fn action_of(event: &Event) -> Option<(Role, Action)> {
     }
 }
 
-/// Plays `game` out (`easy` Fugitive, [`window_guess`] Marshal); 1 if the Fugitive wins.
-fn rollout(game: &mut Game, rng: &mut impl Rng) -> f64 {
+/// Plays `game` out, `easy` Fugitive against a `marshal` of that level. Worth 1 if the Fugitive
+/// wins; a loss is worth a little for how far his trail got (a tie-break among moves that
+/// all lose against a strong Marshal).
+fn rollout(game: &mut Game, marshal: Level, seed: u64, rng: &mut impl Rng) -> f64 {
+    let mut marshal = MarshalBot::new(marshal, seed);
     for _ in 0..ROLLOUT_ACTIONS {
         let Some(role) = game.to_move() else { break };
         let action = match role {
@@ -330,57 +428,27 @@ fn rollout(game: &mut Game, rng: &mut impl Rng) -> f64 {
                 let legal = view.legal_actions();
                 if !legal.choices.is_empty() {
                     Action::Choose { choice: choose(&view, &legal.choices) }
-                } else if let Some(&deck) = legal.draws.first() {
-                    Action::Draw { deck: draw_choice(&view, &legal.draws).max(deck) }
+                } else if !legal.draws.is_empty() {
+                    Action::Draw { deck: draw_choice(&view, &legal.draws) }
                 } else {
                     easy_choice(&view, &moves(&view, &legal), rng)
                 }
             }
-            Role::Marshal => window_guess(game, rng),
+            Role::Marshal => match marshal.act(&MarshalView::of(game)) {
+                Some(action) => action,
+                None => return 0.5,
+            },
         };
         if game.apply(role, action).is_err() {
             return 0.5;
         }
     }
+    let progress = f64::from(game.trail().last_card().number()) / 42.0;
     match game.outcome() {
         Some(o) if o.winner == Role::Fugitive => 1.0,
-        Some(_) => 0.0,
+        Some(_) => PROGRESS_WORTH * progress,
         None => 0.5,
     }
-}
-
-/// The rollouts' Marshal, from public information and her hand only: draws from a random deck,
-/// and guesses a number within reach of the first face-down hideout that nothing rules out.
-fn window_guess(game: &Game, rng: &mut impl Rng) -> Action {
-    let legal = game.legal_actions(Role::Marshal);
-    if let Some(&deck) = legal.draws.choose(rng) {
-        return Action::Draw { deck };
-    }
-    let Some(open) = legal.guess.map(|g| g.numbers) else { return Action::Resign };
-    let mut ruled_out = game.hand(Role::Marshal);
-    for event in game.history() {
-        if let Event::Guessed { numbers, right: false } = event {
-            if numbers.len() == 1 {
-                ruled_out = ruled_out.union(*numbers);
-            }
-        }
-    }
-    let trail = game.trail().positions();
-    let mut window = Cards::EMPTY;
-    let mut base = 0u8;
-    for h in trail {
-        if h.face_up {
-            ruled_out = ruled_out.union(h.sprints);
-            base = h.card.number();
-            continue;
-        }
-        let reach = 3 + 2 * h.sprints.len().min(19) as u8;
-        window = Cards::range(base + 1, base.saturating_add(reach)).intersection(open).difference(ruled_out);
-        break;
-    }
-    let numbers: Vec<Card> = if window.is_empty() { open.iter().collect() } else { window.iter().collect() };
-    let guess = numbers.choose(rng).copied().unwrap_or(Card::ESCAPE);
-    Action::Guess { numbers: Cards::from(guess) }
 }
 
 #[cfg(test)]
@@ -397,7 +465,7 @@ mod tests {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             while let Some(role) = game.to_move() {
                 let view = FugitiveView::of(&game);
-                let sample = determinize(&view, &mut rng).expect("a deal that fits his view");
+                let sample = determinize(&view, &mut rng, None).expect("a deal that fits his view");
                 assert_eq!(sample.view(Viewer::Fugitive), game.view(Viewer::Fugitive));
                 let action = game.legal_actions(role).sample(&mut rng).unwrap();
                 game.apply(role, action).unwrap();

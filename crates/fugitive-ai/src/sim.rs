@@ -1,6 +1,8 @@
 //! Bot-vs-bot games, for `fugitive-sim` and the tests.
 
-use fugitive_core::{Action, Game, Outcome, Role, Setup};
+use std::time::{Duration, Instant};
+
+use fugitive_core::{Action, ByRole, Game, Outcome, Role, Setup};
 
 use crate::fugitive::FugitiveBot;
 use crate::marshal::MarshalBot;
@@ -10,7 +12,7 @@ use crate::view::{FugitiveView, Level, MarshalView};
 pub const MAX_ACTIONS: usize = 2_000;
 
 /// How one bot-vs-bot game went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchResult {
     /// The winner and why; `None` if the game hit [`MAX_ACTIONS`].
     pub outcome: Option<Outcome>,
@@ -20,6 +22,8 @@ pub struct MatchResult {
     pub marshal_turns: u32,
     /// The bot whose move was refused (a bot bug); it then resigned, ending the game.
     pub refused: Option<Role>,
+    /// How long each of a bot's decisions took (wall clock), in order.
+    pub thinking: ByRole<Vec<Duration>>,
 }
 
 /// Plays one game of a `fugitive` bot against a `marshal` bot. Each bot is handed only its
@@ -29,14 +33,17 @@ pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> M
     let mut fugitive = FugitiveBot::new(fugitive, seed);
     let mut marshal = MarshalBot::new(marshal, seed ^ 0x5eed);
     let mut refused = None;
+    let mut thinking: ByRole<Vec<Duration>> = ByRole::default();
     while let Some(role) = game.to_move() {
         if game.actions().len() >= MAX_ACTIONS {
             break;
         }
+        let start = Instant::now();
         let action = match role {
             Role::Fugitive => fugitive.act(&FugitiveView::of(&game)),
             Role::Marshal => marshal.act(&MarshalView::of(&game)),
         };
+        thinking[role].push(start.elapsed());
         // A bot always has a legal move on its turn; if it had none, it resigns and the
         // result says so, so a bot bug is counted, not taken for a loss.
         if action.is_none_or(|action| game.apply(role, action).is_err()) {
@@ -49,5 +56,6 @@ pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> M
         actions: game.actions().len(),
         marshal_turns: game.marshal_turns(),
         refused,
+        thinking,
     }
 }

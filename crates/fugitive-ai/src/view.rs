@@ -124,7 +124,8 @@ pub enum Level {
     Random,
     /// Simple rules of thumb.
     Easy,
-    /// The Marshal: greedy on the exact deduction. The Fugitive: determinized Monte Carlo.
+    /// The Marshal: greedy on the exact deduction. The Fugitive: determinized Monte Carlo against
+    /// our own Marshals, hiding where her belief is weakest.
     Hard,
 }
 

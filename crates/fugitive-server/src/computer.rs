@@ -130,7 +130,7 @@ mod tests {
             let (queue, frames) = mpsc::channel(64);
             let (kick, kicked) = oneshot::channel();
             kicks.push(kicked);
-            (room.join(token, queue, kick), frames)
+            (room.join(token, None, queue, kick), frames)
         };
         let (joined, mut marshal_frames) = join(Some(marshal.token.clone()));
         joined.await.unwrap().unwrap();

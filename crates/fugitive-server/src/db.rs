@@ -107,6 +107,8 @@ pub struct StoredRoom {
     pub seqs: Vec<(Seat, u64)>,
     /// The computer options.
     pub computer: Computer,
+    /// Names and the like (`table.rs`).
+    pub table: crate::table::Stored,
 }
 
 /// One game as stored.
@@ -226,6 +228,11 @@ impl Db {
     pub async fn ping(&self) -> Result<(), DbError> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
+    }
+
+    /// The pool, for the modules that keep their own tables (`table.rs`).
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
     }
 
     /// Stops the writer once what it holds is committed, then closes the pool, waiting for
@@ -416,6 +423,7 @@ impl Db {
             game,
             seqs,
             computer: computer.map_or(Ok(Computer::default()), |c| from_json(&c))?,
+            table: crate::table::load(self, room).await?,
         }))
     }
 
@@ -472,8 +480,11 @@ impl Db {
     /// # Errors
     /// On a database failure.
     pub async fn stale_rooms(&self, cutoff: i64) -> Result<Vec<Uuid>, DbError> {
+        // A room whose turn clock still runs is not idle: the player to move has until its end
+        // (a slow game's clock may be days, longer than the idle time).
         let ids: Vec<String> = sqlx::query_scalar(
-            "SELECT id FROM rooms WHERE touched_at < $1 AND expired_at IS NULL AND EXISTS \
+            "SELECT id FROM rooms WHERE touched_at < $1 AND expired_at IS NULL \
+             AND (turn_clock_secs IS NULL OR touched_at + turn_clock_secs * 1000 < $1) AND EXISTS \
              (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL)",
         )
         .bind(cutoff)
@@ -497,11 +508,13 @@ impl Db {
         // first too).
         let expired = sqlx::query(
             "UPDATE rooms SET expired_at = $1, invite_hash = NULL \
-             WHERE id = $2 AND expired_at IS NULL AND touched_at < $3 AND EXISTS \
-             (SELECT 1 FROM games WHERE games.room_id = $4 AND games.finished_at IS NULL)",
+             WHERE id = $2 AND expired_at IS NULL AND touched_at < $3 \
+             AND (turn_clock_secs IS NULL OR touched_at + turn_clock_secs * 1000 < $4) AND EXISTS \
+             (SELECT 1 FROM games WHERE games.room_id = $5 AND games.finished_at IS NULL)",
         )
         .bind(now_ms())
         .bind(&id)
+        .bind(cutoff)
         .bind(cutoff)
         .bind(&id)
         .execute(&mut *tx)
@@ -524,6 +537,14 @@ impl Db {
             .execute(&mut *tx)
             .await?;
         sqlx::query("DELETE FROM seats WHERE room_id = $1").bind(&id).execute(&mut *tx).await?;
+        // The chat goes with the room; a room kept for its replays keeps it too.
+        sqlx::query(
+            "DELETE FROM chat WHERE room_id = $1 AND NOT EXISTS (SELECT 1 FROM games WHERE room_id = $2)",
+        )
+        .bind(&id)
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?;
         sqlx::query(
             "DELETE FROM rooms WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM games WHERE room_id = $2)",
         )

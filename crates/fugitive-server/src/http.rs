@@ -212,6 +212,8 @@ struct CreateRoom {
     turn_clock_secs: Option<u64>,
     opponent: Opponent,
     notepad_assist: bool,
+    /// A series of 3 or 5 games (issue 13); `null` for an open series.
+    best_of: Option<u64>,
 }
 
 /// Who sits in the other seat: `"human"` (invited) or `{"bot": "random" | "easy" | "hard"}`.
@@ -288,8 +290,13 @@ async fn create_room(
     app.limiter.check(&headers, peer).map_err(AppError::RateLimited)?;
     let request: CreateRoom = json_body(body)?;
     if let Some(secs) = request.turn_clock_secs {
-        if !(1..=86_400).contains(&secs) {
-            return Err(AppError::BadRequest("turn_clock_secs is 1 to 86400, or null".into()));
+        if !(1..=crate::table::MAX_TURN_CLOCK_SECS).contains(&secs) {
+            return Err(AppError::BadRequest("turn_clock_secs is 1 to 604800 (7 days), or null".into()));
+        }
+    }
+    if let Some(n) = request.best_of {
+        if !crate::table::BEST_OF.contains(&n) {
+            return Err(AppError::BadRequest("best_of is 3 or 5, or null".into()));
         }
     }
     let bot = match request.opponent {
@@ -313,6 +320,13 @@ async fn create_room(
             tracing::error!(%error, "could not create a room");
             AppError::Unavailable
         })?;
+    if let Some(n) = request.best_of {
+        // Before anyone has the room's links: a failure here leaves a room nobody knows.
+        crate::table::store_best_of(app.rooms.db(), created.room, n).await.map_err(|error| {
+            tracing::error!(%error, "could not store a room's series");
+            AppError::Unavailable
+        })?;
+    }
     tracing::info!(room = %created.room, %role, "room created");
     let granted = SeatGranted {
         room: created.room,
@@ -384,6 +398,9 @@ async fn room_summary(
         "over": summary.over,
         "rules": summary.rules,
         "turn_clock_secs": summary.turn_clock_secs,
+        "to_move": summary.to_move,
+        "outcome": summary.outcome,
+        "names": summary.names,
     })))
 }
 
@@ -410,11 +427,16 @@ async fn replay(
         tracing::error!(%room, %error, "a stored game does not replay");
         AppError::Unavailable
     })?;
+    let steps = crate::replay::steps(stored.setup, &actions).map_err(|error| {
+        tracing::error!(%room, %error, "a stored game does not replay");
+        AppError::Unavailable
+    })?;
     Ok(Json(json!({
         "room": room,
         "game": number,
         "setup": stored.setup,
         "actions": actions,
         "view": game.view(Viewer::Spectator),
+        "steps": steps,
     })))
 }

@@ -15,6 +15,8 @@
 //! - `rooms.rs`: the registry of room actors: create, load from the database and rebuild by
 //!   replay, expire idle rooms.
 //! - `room.rs`: one actor per room, owning the `Game`, the seats and the sockets' queues.
+//! - `replay.rs`: a finished game step by step, for the replay page and its JSON export.
+//! - `table.rs`: around the table (issue 13): the players' names.
 //! - `computer.rs`: play against the computer (`fugitive-ai`): a bot in the guest seat, the
 //!   Marshal's notepad assist.
 //! - `seat.rs`: seats, secret tokens (only their SHA-256 is stored), client `seq` memory.
@@ -30,11 +32,13 @@ pub mod http;
 pub mod limit;
 pub mod metrics;
 pub mod protocol;
+pub mod replay;
 pub mod room;
 pub mod rooms;
 pub mod seat;
 pub mod serve;
 pub mod socket;
+pub mod table;
 pub mod web;
 
 use std::future::Future;

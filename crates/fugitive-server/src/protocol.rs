@@ -10,6 +10,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use crate::table::{ChatBody, Quick, TableRequest};
+
 /// The protocol version, `"v"` in every message.
 pub const VERSION: u64 = 1;
 
@@ -35,6 +37,12 @@ pub mod code {
     pub const STALE_SEQ: &str = "stale_seq";
     /// The server could not store the action; nothing changed, retry later.
     pub const UNAVAILABLE: &str = "unavailable";
+    /// A name with more than 24 characters or a control character.
+    pub const BAD_NAME: &str = "bad_name";
+    /// A chat text that is empty, longer than 200 characters or has a control character.
+    pub const BAD_CHAT: &str = "bad_chat";
+    /// More chat messages than a seat may send (5 at once, then one every 5 s).
+    pub const CHAT_TOO_FAST: &str = "chat_too_fast";
 }
 
 /// A client's request, after the envelope was checked.
@@ -44,7 +52,12 @@ pub enum Request {
     Hello {
         /// The seat token, if any.
         token: Option<String>,
+        /// The player's display name, checked: `None` when the message has none (the seat keeps
+        /// the one it has), `Some(None)` for an empty one (clears it). Ignored for spectators.
+        name: Option<Option<String>>,
     },
+    /// A seated player's request about the table: a name, a chat message, the chat's readers.
+    Table(crate::table::TableRequest),
     /// A player's action.
     Action(Action),
     /// Offer (or accept) a rematch with roles swapped.
@@ -143,7 +156,19 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
         _ => return Err(malformed(Some(seq), "`type` must be a string".into())),
     };
     let request = match kind.as_str() {
-        "hello" => Request::Hello { token: token(&mut fields).map_err(|m| malformed(Some(seq), m))? },
+        "hello" => Request::Hello {
+            token: token(&mut fields).map_err(|m| malformed(Some(seq), m))?,
+            name: name(&mut fields, seq)?,
+        },
+        "name" => match name(&mut fields, seq)? {
+            Some(name) => Request::Table(TableRequest::Name(name)),
+            None => return Err(malformed(Some(seq), "`name` must be a string".into())),
+        },
+        "chat" => Request::Table(TableRequest::Chat(chat(&fields, seq)?)),
+        "chat_spectators" => match fields.get("allow") {
+            Some(Value::Bool(allow)) => Request::Table(TableRequest::ChatSpectators(*allow)),
+            _ => return Err(malformed(Some(seq), "`allow` must be true or false".into())),
+        },
         "action" => {
             let action = fields.remove("action").unwrap_or(Value::Null);
             match serde_json::from_value::<Action>(action) {
@@ -156,7 +181,9 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
         }
         "rematch" => Request::Rematch,
         other => {
-            let message = format!("unknown message type {other:?}: hello, action or rematch");
+            let message = format!(
+                "unknown message type {other:?}: hello, action, rematch, name, chat or chat_spectators"
+            );
             return Err(Reply::error(Some(seq), code::UNKNOWN_MESSAGE, message));
         }
     };
@@ -171,6 +198,31 @@ fn token(fields: &mut Map<String, Value>) -> Result<Option<String>, String> {
     }
 }
 
+/// The `name` field: absent or `null` is `None`; a string is checked (`bad_name`).
+fn name(fields: &mut Map<String, Value>, seq: u64) -> Result<Option<Option<String>>, Reply> {
+    match fields.remove("name") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(name)) => crate::table::check_name(&name)
+            .map(Some)
+            .map_err(|e| Reply::error(Some(seq), code::BAD_NAME, e.to_string())),
+        Some(_) => Err(Reply::error(Some(seq), code::MALFORMED, "`name` must be a string or null")),
+    }
+}
+
+/// A `chat` message's body: `text` (checked, `bad_chat`) or `quick` (a one-tap message's id).
+fn chat(fields: &Map<String, Value>, seq: u64) -> Result<ChatBody, Reply> {
+    let malformed = |message: &str| Reply::error(Some(seq), code::MALFORMED, message);
+    match (fields.get("text"), fields.get("quick")) {
+        (Some(Value::String(text)), None) => crate::table::check_chat(text)
+            .map(ChatBody::Text)
+            .map_err(|e| Reply::error(Some(seq), code::BAD_CHAT, e.to_string())),
+        (None, Some(Value::String(id))) => Quick::from_id(id)
+            .map(ChatBody::Quick)
+            .ok_or_else(|| malformed("`quick` must be good_luck, well_played or thinking")),
+        _ => Err(malformed("a chat message has either a string `text` or a string `quick`")),
+    }
+}
+
 /// Room facts that are not part of the game: in every `state`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RoomStatus {
@@ -182,6 +234,22 @@ pub struct RoomStatus {
     pub clock: Option<ClockStatus>,
     /// Which players have offered a rematch.
     pub rematch: ByRole<bool>,
+    /// Each role's player's display name, as typed (trusted for nothing).
+    pub names: ByRole<Option<String>>,
+    /// How many spectators' sockets are open.
+    pub spectators: u64,
+    /// Whether each role's player lets spectators read the chat (they do when both do).
+    pub chat_spectators: ByRole<bool>,
+    /// The score of the room's games.
+    pub series: crate::table::SeriesStatus,
+}
+
+impl RoomStatus {
+    /// Whether a socket joining or leaving changed what the others see: presence, the
+    /// spectator count, a name (a joining socket gets its own `state` in any case).
+    pub fn others_see_a_change(&self, before: &RoomStatus) -> bool {
+        self.presence != before.presence || self.spectators != before.spectators || self.names != before.names
+    }
 }
 
 /// The turn clock of the player to move.
@@ -257,6 +325,13 @@ pub enum ServerMessage<'a> {
     },
     /// The answer to one client message.
     Reply(&'a Reply),
+    /// Chat messages: the newest ones (`full`, replacing what the client shows) or one new one.
+    Chat {
+        /// Whether this is the whole history the receiver may read (possibly empty).
+        full: bool,
+        /// The messages, oldest first.
+        messages: &'a [crate::table::ChatWire<'a>],
+    },
 }
 
 #[derive(Serialize)]
@@ -283,9 +358,19 @@ mod tests {
     #[test]
     fn reads_every_client_message() {
         let hello = parse(r#"{"v":1,"seq":1,"type":"hello","token":"abc"}"#).unwrap();
-        assert_eq!(hello.request, Request::Hello { token: Some("abc".into()) });
+        assert_eq!(hello.request, Request::Hello { token: Some("abc".into()), name: None });
         let spectator = parse(r#"{"v":1,"seq":1,"type":"hello"}"#).unwrap();
-        assert_eq!(spectator.request, Request::Hello { token: None });
+        assert_eq!(spectator.request, Request::Hello { token: None, name: None });
+        let named = parse(r#"{"v":1,"seq":1,"type":"hello","token":"t","name":" Zoë "}"#).unwrap();
+        assert_eq!(named.request, Request::Hello { token: Some("t".into()), name: Some(Some("Zoë".into())) });
+        let rename = parse(r#"{"v":1,"seq":4,"type":"name","name":""}"#).unwrap();
+        assert_eq!(rename.request, Request::Table(TableRequest::Name(None)));
+        let chat = parse(r#"{"v":1,"seq":5,"type":"chat","text":" gg "}"#).unwrap();
+        assert_eq!(chat.request, Request::Table(TableRequest::Chat(ChatBody::Text("gg".into()))));
+        let quick = parse(r#"{"v":1,"seq":6,"type":"chat","quick":"good_luck"}"#).unwrap();
+        assert_eq!(quick.request, Request::Table(TableRequest::Chat(ChatBody::Quick(Quick::GoodLuck))));
+        let allow = parse(r#"{"v":1,"seq":7,"type":"chat_spectators","allow":true}"#).unwrap();
+        assert_eq!(allow.request, Request::Table(TableRequest::ChatSpectators(true)));
         let draw = parse(r#"{"v":1,"seq":2,"type":"action","action":{"type":"draw","deck":2}}"#).unwrap();
         assert_eq!(draw.seq, 2);
         assert!(matches!(draw.request, Request::Action(Action::Draw { .. })));
@@ -311,6 +396,19 @@ mod tests {
             code::MALFORMED
         );
         assert_eq!(parse(r#"{"v":1,"seq":9,"type":"dance"}"#).unwrap_err().seq, Some(9));
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"hello","name":7}"#), code::MALFORMED);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"name"}"#), code::MALFORMED);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"hello","name":"a\nb"}"#), code::BAD_NAME);
+        let long = format!(r#"{{"v":1,"seq":1,"type":"name","name":"{}"}}"#, "x".repeat(25));
+        assert_eq!(code_of(&long), code::BAD_NAME);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"chat","text":"  "}"#), code::BAD_CHAT);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"chat","text":"a\u0007"}"#), code::BAD_CHAT);
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"chat","quick":"I hold 17"}"#), code::MALFORMED);
+        assert_eq!(
+            code_of(r#"{"v":1,"seq":1,"type":"chat","text":"a","quick":"thinking"}"#),
+            code::MALFORMED
+        );
+        assert_eq!(code_of(r#"{"v":1,"seq":1,"type":"chat_spectators","allow":"yes"}"#), code::MALFORMED);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! The actor writes each accepted action to the database *before* any view of it is queued, so
 //! whatever a client has seen survives a crash.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -22,6 +22,7 @@ use crate::metrics;
 use crate::protocol::{ClockStatus, Notepad, Reply, RoomStatus, ServerMessage, code, encode};
 use crate::rooms;
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
+use crate::table::{self, ChatBody, ChatBucket, ChatLine, ChatWire, Series, SeriesStatus, TableRequest};
 
 mod handle;
 
@@ -91,6 +92,16 @@ pub struct Room {
     empty_since: Instant,
     computer: Computer,
     thinking: Option<Thinking>,
+    /// Each seat's display name (`table.rs`), by seat index.
+    names: [Option<String>; 2],
+    /// The newest chat messages, oldest first, and the number of the last one.
+    chat: VecDeque<ChatLine>,
+    chat_last: u64,
+    /// Whether each seat lets spectators read the chat, by seat index.
+    chat_public: [bool; 2],
+    chat_buckets: [ChatBucket; 2],
+    /// The score of the room's finished games, by seat.
+    series: Series,
     /// The Marshal's notepad (room option `notepad_assist`) as of a version, solved on a
     /// blocking thread: the deduction is too heavy for the actor, and every Marshal frame of
     /// that version shares it.
@@ -149,6 +160,12 @@ impl Room {
             empty_since: Instant::now(),
             computer: stored.computer,
             thinking: None,
+            names: stored.table.names,
+            chat: stored.table.chat.into(),
+            chat_last: stored.table.chat_last,
+            chat_public: stored.table.chat_public,
+            chat_buckets: Default::default(),
+            series: stored.table.series,
             notepad: None,
             stale: false,
         };
@@ -207,9 +224,10 @@ impl Room {
     /// Carries out one command; `Break` when the actor must stop (the room expired).
     async fn handle(&mut self, command: Command) -> ControlFlow<()> {
         match command {
-            Command::Join { token, queue, kick, reply } => {
+            Command::Join { token, name, queue, kick, reply } => {
+                let joined = self.join(token, name, queue, kick).await;
                 // A socket that went away while joining never learns its id: it cannot leave.
-                if let Err(Ok(socket)) = reply.send(self.join(token, queue, kick)) {
+                if let Err(Ok(socket)) = reply.send(joined) {
                     self.leave(socket);
                 }
             }
@@ -222,6 +240,13 @@ impl Room {
                 };
                 let _ = reply.send(answer);
             }
+            Command::Table { socket, seq, request, reply } => {
+                let answer = match self.sockets.get(&socket).and_then(|s| s.seat) {
+                    Some(seat) => self.table_request(seat, seq, request).await,
+                    None => Reply::error(Some(seq), code::SPECTATOR, "a spectator can only watch and read"),
+                };
+                let _ = reply.send(answer);
+            }
             Command::Claim { invite, reply } => {
                 let answer = if self.refresh().await {
                     self.claim(&invite).await
@@ -231,8 +256,12 @@ impl Room {
                 let _ = reply.send(answer);
             }
             Command::Summary { reply } => {
+                let status = self.status();
                 let _ = reply.send(Summary {
-                    seats: self.status().seats,
+                    seats: status.seats,
+                    to_move: self.game.to_move(),
+                    outcome: self.game.outcome(),
+                    names: status.names,
                     game: self.game_number,
                     over: self.game.is_over(),
                     rules: self.rules,
@@ -278,6 +307,7 @@ impl Room {
         self.next_socket = old.next_socket;
         self.empty_since = old.empty_since;
         self.thinking = old.thinking;
+        self.chat_buckets = old.chat_buckets;
         for (seat, memory) in Seat::ALL.into_iter().zip(old.seats.map(|s| s.seqs)) {
             self.seats[seat.index()].seqs = memory;
         }
@@ -302,9 +332,10 @@ impl Room {
         seat.map_or(Viewer::Spectator, |seat| Viewer::from(self.role_of(seat)))
     }
 
-    fn join(
+    async fn join(
         &mut self,
         token: Option<String>,
+        name: Option<Option<String>>,
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
     ) -> Result<u64, JoinError> {
@@ -323,7 +354,11 @@ impl Room {
         if seat.is_none() && spectators >= self.limits.max_sockets {
             return Err(JoinError::Full);
         }
-        let presence = self.status().presence;
+        let before = self.status();
+        if let (Some(seat), Some(name)) = (seat, name) {
+            // A name that cannot be stored is dropped: the player still joins.
+            let _ = self.rename(seat, name).await;
+        }
         let id = self.next_socket;
         self.next_socket += 1;
         let welcome = ServerMessage::Welcome {
@@ -333,23 +368,120 @@ impl Room {
         };
         let _ = queue.try_send(encode(&welcome));
         self.sockets.insert(id, Socket { seat, queue, kick: Some(kick) });
-        if self.status().presence == presence {
+        if !self.status().others_see_a_change(&before) {
             let frame = self.state_frame(self.viewer_of(seat), &self.status());
             let _ = self.sockets[&id].queue.try_send(frame);
         } else {
             self.broadcast();
         }
+        if self.reads_chat(seat) && !self.chat.is_empty() {
+            let frame = self.chat_frame(true, self.chat.iter());
+            let _ = self.sockets[&id].queue.try_send(frame);
+        }
         Ok(id)
     }
 
     fn leave(&mut self, socket: u64) {
-        let presence = self.status().presence;
-        if self.sockets.remove(&socket).is_some() && self.status().presence != presence {
+        let before = self.status();
+        if self.sockets.remove(&socket).is_some() && self.status().others_see_a_change(&before) {
             self.broadcast();
         }
         if self.sockets.is_empty() {
             self.empty_since = Instant::now();
         }
+    }
+
+    /// Stores and sets a seat's name; `Err(())` when the database failed (nothing changed).
+    async fn rename(&mut self, seat: Seat, name: Option<String>) -> Result<(), ()> {
+        if self.names[seat.index()] == name {
+            return Ok(());
+        }
+        if let Err(error) = table::store_name(&self.db, self.id, seat, name.as_deref()).await {
+            tracing::error!(room = %self.id, %error, "could not store a name");
+            return Err(());
+        }
+        self.names[seat.index()] = name;
+        Ok(())
+    }
+
+    /// A seated player's request about the table: a name, a chat message, the chat's readers.
+    async fn table_request(&mut self, seat: Seat, seq: u64, request: TableRequest) -> Reply {
+        match request {
+            TableRequest::Name(name) => {
+                if self.rename(seat, name).await.is_err() {
+                    return unavailable(seq);
+                }
+                self.broadcast();
+            }
+            TableRequest::Chat(body) => {
+                if !self.chat_buckets[seat.index()].take() {
+                    let message = "too many chat messages: 5 at once, then one every 5 seconds";
+                    return Reply::error(Some(seq), code::CHAT_TOO_FAST, message);
+                }
+                let line = ChatLine { number: self.chat_last + 1, seat, body, at: now_ms() };
+                if let Err(error) = table::store_chat(&self.db, self.id, &line).await {
+                    tracing::error!(room = %self.id, %error, "could not store a chat message");
+                    return unavailable(seq);
+                }
+                self.chat_last = line.number;
+                let frame = self.chat_frame(false, std::iter::once(&line));
+                self.chat.push_back(line);
+                if self.chat.len() > table::CHAT_HISTORY {
+                    self.chat.pop_front();
+                }
+                for socket in self.sockets.values() {
+                    if self.reads_chat(socket.seat) {
+                        let _ = socket.queue.try_send(frame.clone());
+                    }
+                }
+            }
+            TableRequest::ChatSpectators(allow) => {
+                let before = self.reads_chat(None);
+                if let Err(error) = table::store_chat_public(&self.db, self.id, seat, allow).await {
+                    tracing::error!(room = %self.id, %error, "could not store a chat setting");
+                    return unavailable(seq);
+                }
+                self.chat_public[seat.index()] = allow;
+                self.broadcast();
+                if self.reads_chat(None) != before {
+                    // The spectators start (or stop) reading: the whole history, or nothing.
+                    let frame = if before {
+                        self.chat_frame(true, [].iter())
+                    } else {
+                        self.chat_frame(true, self.chat.iter())
+                    };
+                    for socket in self.sockets.values().filter(|s| s.seat.is_none()) {
+                        let _ = socket.queue.try_send(frame.clone());
+                    }
+                }
+            }
+        }
+        Reply::ok(seq)
+    }
+
+    /// Whether a socket in `seat` (`None`: a spectator) reads the chat: the players always,
+    /// spectators only while both players allow it.
+    fn reads_chat(&self, seat: Option<Seat>) -> bool {
+        seat.is_some() || self.chat_public == [true, true]
+    }
+
+    fn chat_frame<'a>(&self, full: bool, lines: impl Iterator<Item = &'a ChatLine>) -> Utf8Bytes {
+        let messages: Vec<ChatWire<'_>> = lines
+            .map(|line| ChatWire {
+                n: line.number,
+                from: self.role_of(line.seat),
+                text: match &line.body {
+                    ChatBody::Text(text) => Some(text),
+                    ChatBody::Quick(_) => None,
+                },
+                quick: match line.body {
+                    ChatBody::Quick(quick) => Some(quick),
+                    ChatBody::Text(_) => None,
+                },
+                at: line.at,
+            })
+            .collect();
+        encode(&ServerMessage::Chat { full, messages: &messages })
     }
 
     async fn request(&mut self, socket: u64, seq: u64, request: SeatRequest) -> Reply {
@@ -416,6 +548,9 @@ impl Room {
             return Err(error);
         }
         let before = self.game.to_move();
+        if let Some(outcome) = next.outcome() {
+            self.series.wins[self.seat_of(outcome.winner).index()] += 1;
+        }
         self.game = next;
         self.version += 1;
         if let Some(solving) = solving {
@@ -529,6 +664,10 @@ impl Room {
             let message = "a rematch is offered once the game is over, by one of its two players";
             return (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused);
         }
+        if self.series.winner().is_some() {
+            let message = "the series is over: create a new room for another one";
+            return (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused);
+        }
         let mut offers = self.rematch;
         offers[seat.index()] = true;
         if offers != [true, true] && !self.rematch[seat.index()] {
@@ -557,6 +696,17 @@ impl Room {
             self.solve_notepad_now().await;
             self.rematch = [false; 2];
             self.restart_clock(None);
+            self.broadcast();
+            // Each player's words are now under his new role.
+            if !self.chat.is_empty() {
+                let frame = self.chat_frame(true, self.chat.iter());
+                for socket in self.sockets.values() {
+                    if self.reads_chat(socket.seat) {
+                        let _ = socket.queue.try_send(frame.clone());
+                    }
+                }
+            }
+            return (Reply::ok(seq), Memo::Refused);
         }
         self.broadcast();
         (Reply::ok(seq), Memo::Refused)
@@ -628,6 +778,14 @@ impl Room {
                 remaining_ms: clock.deadline.saturating_duration_since(Instant::now()).as_millis() as u64,
             }),
             rematch: ByRole::new_with(|role| self.rematch[seated(role).index()]),
+            names: ByRole::new_with(|role| self.names[seated(role).index()].clone()),
+            spectators: self.sockets.values().filter(|s| s.seat.is_none()).count() as u64,
+            chat_spectators: ByRole::new_with(|role| self.chat_public[seated(role).index()]),
+            series: SeriesStatus {
+                wins: ByRole::new_with(|role| self.series.wins[seated(role).index()]),
+                best_of: self.series.best_of,
+                winner: self.series.winner().map(|seat| self.role_of(seat)),
+            },
         }
     }
 
@@ -765,7 +923,7 @@ mod tests {
         let room = rooms.get(created.room).await.unwrap();
         let (queue, _frames) = mpsc::channel(64);
         let (kick, _kicked) = oneshot::channel();
-        let socket = room.join(Some(created.token), queue, kick).await.unwrap().unwrap();
+        let socket = room.join(Some(created.token), None, queue, kick).await.unwrap().unwrap();
         let place =
             SeatRequest::Action(Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY });
 

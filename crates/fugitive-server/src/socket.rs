@@ -239,25 +239,33 @@ impl Session {
         };
         let seq = message.seq;
         let (socket, request) = match (self.joined, message.request) {
-            (None, Request::Hello { token }) => return self.hello(seq, token).await,
+            (None, Request::Hello { token, name }) => return self.hello(seq, token, name).await,
             (None, _) => return Ok(Reply::error(Some(seq), code::HELLO_FIRST, "send hello first")),
             (Some(_), Request::Hello { .. }) => {
                 return Ok(Reply::error(Some(seq), code::ALREADY_JOINED, "this socket has already joined"));
             }
             (Some(socket), Request::Action(action)) => (socket, SeatRequest::Action(action)),
             (Some(socket), Request::Rematch) => (socket, SeatRequest::Rematch),
+            (Some(socket), Request::Table(request)) => {
+                return self.room.table(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN));
+            }
         };
         self.room.request(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN))
     }
 
     /// Joins the room. An actor that unloaded itself meanwhile is reloaded once.
-    async fn hello(&mut self, seq: u64, token: Option<String>) -> Result<Reply, End> {
+    async fn hello(
+        &mut self,
+        seq: u64,
+        token: Option<String>,
+        name: Option<Option<String>>,
+    ) -> Result<Reply, End> {
         for attempt in 0..2 {
             if attempt > 0 {
                 self.room = load(&self.app, Some(self.id)).await.map_err(End::Close)?.1;
             }
             let (kick, kicked) = oneshot::channel();
-            match self.room.join(token.clone(), self.queue.clone(), kick).await {
+            match self.room.join(token.clone(), name.clone(), self.queue.clone(), kick).await {
                 Ok(Ok(socket)) => {
                     self.joined = Some(socket);
                     self.kick = Some(kicked);

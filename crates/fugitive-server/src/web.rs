@@ -55,13 +55,15 @@ fn served(path: &str) -> bool {
     !hidden && extension.is_some_and(|ext| EXTENSIONS.contains(&ext))
 }
 
-/// The web client's routes: `/room/{room}` is its `index.html`, the rest its files.
+/// The web client's routes: `/room/{room}` and the replay page `/room/{room}/game/{n}` are its
+/// `index.html`, the rest its files.
 pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
     let files = ServeDir::new(dir).append_index_html_on_directories(true);
     let index = ServeFile::new(dir.join("index.html"));
     let no_cache = HeaderValue::from_static("no-cache");
     Router::new()
-        .route_service("/room/{room}", index)
+        .route_service("/room/{room}", index.clone())
+        .route_service("/room/{room}/game/{game}", index)
         .fallback(move |request: Request<Body>| {
             let files = files.clone();
             async move {

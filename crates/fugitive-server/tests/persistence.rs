@@ -276,6 +276,44 @@ async fn postgres_a_rematch_offer_survives_unload_and_kill_9() {
     a_rematch_offer_survives_unload_and_kill_9(TestDb::postgres().await).await;
 }
 
+/// What the players brought to the table survives a `kill -9`: their names, their chat, the series score.
+async fn the_table_survives_kill_9(db: TestDb) {
+    let server = ChildServer::spawn(&db, &[]).await;
+    let seats = common::create_room(server.addr, json!({ "role": "fugitive" })).await;
+    let mut fugitive = Client::connect(server.addr, &seats.room).await;
+    let reply =
+        fugitive.request(json!({ "type": "hello", "token": seats.fugitive_token, "name": "Ελένη" })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    let reply = fugitive.request(json!({ "type": "chat", "text": "καλή τύχη" })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    // The Fugitive resigns: the guest's seat leads the series 1–0.
+    let reply = fugitive.act(json!({ "type": "resign" })).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    server.kill_9().await;
+
+    let server = ChildServer::spawn(&db, &[]).await;
+    let spectator = Client::join(server.addr, &seats.room, None).await;
+    let room = &spectator.state.as_ref().unwrap()["room"];
+    assert_eq!(room["names"], json!({ "fugitive": "Ελένη", "marshal": null }));
+    let marshal = Client::join(server.addr, &seats.room, Some(&seats.marshal_token)).await;
+    let chat = marshal.frames.iter().find(|f| f["type"] == "chat").expect("the chat history");
+    assert_eq!(chat["messages"][0]["text"], "καλή τύχη");
+    assert_eq!(room["series"]["wins"], json!({ "fugitive": 0, "marshal": 1 }));
+    server.kill_9().await;
+    db.drop_database().await;
+}
+
+#[tokio::test]
+async fn sqlite_the_table_survives_kill_9() {
+    the_table_survives_kill_9(TestDb::sqlite()).await;
+}
+
+#[tokio::test]
+#[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
+async fn postgres_the_table_survives_kill_9() {
+    the_table_survives_kill_9(TestDb::postgres().await).await;
+}
+
 /// Issue 10: the server listens before it loads the unfinished rooms, which load in the
 /// background; a turn clock restored that way still runs out. PostgreSQL, because a test can
 /// hold its `actions` table locked, so that no room can load until the test lets it.

@@ -9,6 +9,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
+use std::time::Duration;
 
 use anyhow::{Result, bail};
 use clap::Parser;
@@ -142,9 +143,34 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
             100.0 * high
         )
     };
+    let mut reasons: Vec<(String, usize)> = Vec::new();
+    for outcome in results.iter().filter_map(|r| r.outcome) {
+        let name = format!("{:?}", outcome.reason);
+        match reasons.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => reasons.push((name, 1)),
+        }
+    }
+    reasons.sort();
+    let reasons: Vec<String> = reasons.into_iter().map(|(n, k)| format!("{n} {k}")).collect();
     let mean = |f: fn(&MatchResult) -> f64| results.iter().map(f).sum::<f64>() / n as f64;
+    let thinking = |role: Role| {
+        let mut times: Vec<Duration> =
+            results.iter().flat_map(|r| r.thinking[role].iter().copied()).collect();
+        times.sort();
+        let at =
+            |q: f64| times.get(((times.len().max(1) - 1) as f64 * q) as usize).copied().unwrap_or_default();
+        format!(
+            "{role:?} {}: {} decisions, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n",
+            if role == Role::Fugitive { args.fugitive } else { args.marshal },
+            times.len(),
+            ms(at(0.5)),
+            ms(at(0.99)),
+            ms(at(1.0))
+        )
+    };
     format!(
-        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}\n{}{}unfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\n",
+        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}",
         n,
         args.fugitive,
         args.marshal,
@@ -154,9 +180,17 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
         if args.pass_bonus { "on" } else { "off" },
         line("Fugitive", wins(Role::Fugitive)),
         line("Marshal", wins(Role::Marshal)),
+        reasons.join(", "),
         mean(|r| r.actions as f64),
         mean(|r| f64::from(r.marshal_turns)),
+        args.threads,
+        thinking(Role::Fugitive),
+        thinking(Role::Marshal),
     )
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
 }
 
 fn pct(k: usize, n: usize) -> f64 {

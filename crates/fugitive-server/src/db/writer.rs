@@ -426,7 +426,7 @@ mod tests {
         let room = rooms.get(created.room).await.unwrap();
         let (queue, frames) = mpsc::channel(64);
         let (kick, kicked) = oneshot::channel();
-        let socket = room.join(Some(created.token), queue, kick).await.unwrap().unwrap();
+        let socket = room.join(Some(created.token), None, queue, kick).await.unwrap().unwrap();
         Table { id: created.room, room, socket, _frames: Arc::new((frames, kicked)) }
     }
 

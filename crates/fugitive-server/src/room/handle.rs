@@ -6,6 +6,7 @@ use fugitive_core::{Action, ByRole, Role, RuleOptions};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::protocol::Reply;
+use crate::table::TableRequest;
 
 /// Why a socket is closed by its room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +64,12 @@ pub struct Summary {
     pub rules: RuleOptions,
     /// Seconds per turn, if the room has a clock.
     pub turn_clock_secs: Option<u64>,
+    /// Who is to move in the current game (`None` once it is over).
+    pub to_move: Option<Role>,
+    /// How the current game ended, once it has.
+    pub outcome: Option<fugitive_core::Outcome>,
+    /// The players' names, by role.
+    pub names: ByRole<Option<String>>,
 }
 
 /// A request from a seated socket.
@@ -77,6 +84,7 @@ pub enum SeatRequest {
 pub(super) enum Command {
     Join {
         token: Option<String>,
+        name: Option<Option<String>>,
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
         reply: oneshot::Sender<Result<u64, JoinError>>,
@@ -88,6 +96,12 @@ pub(super) enum Command {
         socket: u64,
         seq: u64,
         request: SeatRequest,
+        reply: oneshot::Sender<Reply>,
+    },
+    Table {
+        socket: u64,
+        seq: u64,
+        request: TableRequest,
         reply: oneshot::Sender<Reply>,
     },
     Claim {
@@ -116,17 +130,27 @@ impl RoomHandle {
     }
 
     /// Joins a socket as the seat whose token this is, or as a spectator. On success the room
-    /// has queued `welcome` and the first `state`, and returns the socket's id.
+    /// has queued `welcome` and the first `state`, and returns the socket's id. A seated
+    /// socket's `name`, when given, becomes its seat's name.
     ///
     /// # Errors
     /// [`Gone`] when the actor has stopped.
     pub async fn join(
         &self,
         token: Option<String>,
+        name: Option<Option<String>>,
         queue: mpsc::Sender<Utf8Bytes>,
         kick: oneshot::Sender<Kick>,
     ) -> Result<Result<u64, JoinError>, Gone> {
-        self.call(|reply| Command::Join { token, queue, kick, reply }).await
+        self.call(|reply| Command::Join { token, name, queue, kick, reply }).await
+    }
+
+    /// A seated socket's request about the table (name, chat); the reply to send back.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn table(&self, socket: u64, seq: u64, request: TableRequest) -> Result<Reply, Gone> {
+        self.call(|reply| Command::Table { socket, seq, request, reply }).await
     }
 
     /// Forgets a socket.

@@ -24,7 +24,19 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
     let mut checked = 0;
     for frame in frames.iter().filter(|f| f["type"] == "state" && f["game"] == number) {
         assert_eq!(keys(frame), set(&["v", "type", "version", "game", "view", "legal", "room"]), "{frame}");
-        assert_eq!(keys(&frame["room"]), set(&["seats", "presence", "clock", "rematch"]));
+        assert_eq!(
+            keys(&frame["room"]),
+            set(&[
+                "seats",
+                "presence",
+                "clock",
+                "rematch",
+                "names",
+                "spectators",
+                "chat_spectators",
+                "series"
+            ])
+        );
         let view = &frame["view"];
         assert_eq!(view["viewer"], viewer);
         if !view["outcome"].is_null() {
@@ -118,6 +130,8 @@ fn assert_only_known_frames(frames: &[Value]) {
         let allowed = match frame["type"].as_str() {
             Some("welcome") => set(&["v", "type", "role", "room", "last_seq"]),
             Some("reply") => set(&["v", "type", "seq", "ok", "error"]),
+            // The players' own words only (issue 13).
+            Some("chat") => set(&["v", "type", "full", "messages"]),
             _ => panic!("unexpected frame {frame}"),
         };
         assert!(keys(frame).is_subset(&allowed), "{frame}");

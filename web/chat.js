@@ -1,0 +1,125 @@
+// The chat between the two players (issue 13): their own words or a one-tap message, shown to
+// spectators read-only while both players allow it, and a mute button (kept per room in this
+// browser) that hides the other side's messages. A message is shown as text, never as markup.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+export const MAX_CHAT = 200;
+export const QUICK = ['good_luck', 'well_played', 'thinking'];
+export const muteKey = (room) => `fugitive:mute:${room}`;
+
+/// Merges a `chat` frame into the messages shown: `full` replaces them, otherwise new ones are
+/// added (a message already shown is not shown twice).
+export function mergeChat(shown, frame) {
+  if (frame.full) return [...frame.messages];
+  const seen = new Set(shown.map((m) => m.n));
+  return [...shown, ...frame.messages.filter((m) => !seen.has(m.n))];
+}
+
+/// The words of one message, in the reader's language for a one-tap message.
+export function chatText(message) {
+  return message.quick ? t(`chat.quick.${message.quick}`) : message.text;
+}
+
+function who(message, me, names) {
+  if (message.from === me) return t('chat.you');
+  return names?.[message.from] || t(`role.${message.from}`);
+}
+
+/// The chat panel. `state`: { messages, muted, draft }; `on`: { send(text), quick(id),
+/// allow(bool), mute(), draft(text) }.
+export function renderChat(view, room, state, on) {
+  const me = view.viewer;
+  const spectator = me === 'spectator';
+  const open = room.chat_spectators?.fugitive && room.chat_spectators?.marshal;
+  const title = h('h2', { id: 'chat-title' }, t('chat.title'));
+  if (spectator && !open) {
+    return h(
+      'section',
+      { class: 'chat', 'data-testid': 'chat', 'aria-labelledby': 'chat-title' },
+      title,
+      h('p', { class: 'empty', 'data-testid': 'chat-private' }, t('chat.private')),
+    );
+  }
+  const shown = state.muted ? state.messages.filter((m) => m.from === me) : state.messages;
+  const list = shown.length
+    ? h(
+        'ol',
+        { class: 'chat-log', 'data-testid': 'chat-log', tabindex: 0, 'aria-labelledby': 'chat-title' },
+        shown.map((m) =>
+          h(
+            'li',
+            { class: ['chat-line', m.from, m.from === me ? 'mine' : null], 'data-testid': `chat-${m.n}` },
+            h('span', { class: 'chat-who' }, `${who(m, me, room.names)}: `),
+            h('span', { class: 'chat-text' }, chatText(m)),
+          ),
+        ),
+      )
+    : h('p', { class: 'empty' }, t('chat.empty'));
+  const muteButton = h(
+    'button',
+    {
+      type: 'button',
+      class: 'quiet',
+      'data-testid': 'chat-mute',
+      'aria-pressed': state.muted,
+      onclick: on.mute,
+    },
+    state.muted ? t('chat.unmute') : t('chat.mute'),
+  );
+  const parts = [title, state.muted ? h('p', { class: 'notice', 'data-testid': 'chat-muted' }, t('chat.muted')) : null];
+  parts.push(list);
+  if (spectator) {
+    parts.push(muteButton);
+    return h('section', { class: 'chat', 'data-testid': 'chat', 'aria-labelledby': 'chat-title' }, parts);
+  }
+  parts.push(
+    h(
+      'div',
+      { class: 'chat-quick' },
+      QUICK.map((id) =>
+        h(
+          'button',
+          { type: 'button', 'data-testid': `chat-quick-${id}`, onclick: () => on.quick(id) },
+          t(`chat.quick.${id}`),
+        ),
+      ),
+    ),
+    h(
+      'form',
+      {
+        class: 'chat-form',
+        onsubmit: (event) => {
+          event.preventDefault();
+          const text = event.target.querySelector('input').value.trim();
+          if (text) on.send(text);
+        },
+      },
+      h('label', { for: 'chat-input', class: 'visually-hidden' }, t('chat.label')),
+      h('input', {
+        id: 'chat-input',
+        'data-testid': 'chat-input',
+        maxlength: MAX_CHAT,
+        autocomplete: 'off',
+        placeholder: t('chat.label'),
+        value: state.draft ?? '',
+        oninput: (event) => on.draft(event.target.value),
+      }),
+      h('button', { type: 'submit', 'data-testid': 'chat-send' }, t('chat.send')),
+    ),
+    h(
+      'label',
+      { class: 'chat-public' },
+      h('input', {
+        type: 'checkbox',
+        'data-testid': 'chat-public',
+        checked: room.chat_spectators?.[me] ?? false,
+        onchange: (event) => on.allow(event.target.checked),
+      }),
+      ` ${t('chat.public')}`,
+    ),
+    muteButton,
+  );
+  return h('section', { class: 'chat', 'data-testid': 'chat', 'aria-labelledby': 'chat-title' }, parts);
+}

@@ -1,0 +1,160 @@
+// The replay page `/room/{room}/game/{n}` (issue 13): a finished game step by step, showing
+// everything (R18: once a game is over nothing about it is secret). Buttons, the arrow keys
+// (Home/End too) and a slider move through it; the page links to the JSON record it reads
+// (`GET /api/rooms/{room}/games/{n}`, schema in docs/replay.schema.json) and can be shared.
+
+import { h, replace, announce } from './dom.js';
+import { t, onLanguageChange } from './i18n.js';
+import { renderTrail } from './table.js';
+import { describe, reasonText } from './history.js';
+import { copyText } from './landing.js';
+
+export const replayPath = (room, game) => `/room/${room}/game/${game}`;
+export const recordPath = (room, game) => `/api/rooms/${room}/games/${game}`;
+
+export async function showReplay(root, room, game) {
+  let record = null;
+  let problem = null;
+  let step = 0;
+  let copied = false;
+  try {
+    const response = await fetch(recordPath(room, game));
+    const body = await response.json();
+    if (response.ok) record = body;
+    else problem = body.error === 'game_running' ? 'replay.running' : 'replay.notFound';
+  } catch {
+    problem = 'replay.notFound';
+  }
+  const last = () => record.steps.length - 1;
+  const go = (to) => {
+    const next = Math.max(0, Math.min(last(), to));
+    if (next === step) return;
+    step = next;
+    render();
+    announce(stepWords());
+  };
+
+  function stepWords() {
+    if (step === 0) return t('replay.start');
+    const before = record.steps[step - 1].history.length;
+    return record.steps[step].history
+      .slice(before)
+      .map((e) => describe(e, 'spectator'))
+      .filter(Boolean)
+      .join(' ');
+  }
+
+  function hands(view) {
+    return h(
+      'dl',
+      { class: 'final-hands' },
+      ['fugitive', 'marshal'].map((role) => [
+        h('dt', {}, t(`over.hand.${role}`)),
+        h(
+          'dd',
+          { 'data-testid': `replay-hand-${role}` },
+          (view.hands[role].cards ?? []).length
+            ? view.hands[role].cards.map((c) => h('span', { class: 'chip', 'data-card': c }, c))
+            : t('over.handEmpty'),
+        ),
+      ]),
+    );
+  }
+
+  function page() {
+    if (problem) {
+      return h(
+        'div',
+        { class: 'landing' },
+        h('h1', {}, t('replay.title', { n: game })),
+        h('p', { class: 'alert', 'data-testid': 'replay-problem' }, t(problem)),
+        h('p', {}, h('a', { href: `/room/${room}` }, t('replay.back'))),
+      );
+    }
+    const view = record.steps[step];
+    const button = (testid, key, to, disabled) =>
+      h('button', { type: 'button', 'data-testid': testid, disabled, onclick: () => go(to) }, t(key));
+    const shareUrl = `${location.origin}${replayPath(room, game)}`;
+    return h(
+      'div',
+      { class: 'replay', 'data-testid': 'replay', 'data-step': step, 'data-steps': record.steps.length },
+      h('h1', {}, t('replay.title', { n: game })),
+      h(
+        'p',
+        { class: 'status', 'data-testid': 'replay-outcome' },
+        `${t(`over.wins.${record.view.outcome.winner}`)} ${reasonText(record.view.outcome, 'spectator')}`,
+      ),
+      h(
+        'div',
+        { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') },
+        button('replay-first', 'replay.first', 0, step === 0),
+        button('replay-prev', 'replay.prev', step - 1, step === 0),
+        h(
+          'label',
+          { class: 'replay-slider' },
+          h('span', { 'data-testid': 'replay-step' }, t('replay.step', { i: step, n: last() })),
+          h('input', {
+            type: 'range',
+            min: 0,
+            max: last(),
+            value: step,
+            'data-testid': 'replay-slider',
+            'aria-label': t('replay.slider'),
+            oninput: (event) => go(Number(event.target.value)),
+          }),
+        ),
+        button('replay-next', 'replay.next', step + 1, step === last()),
+        button('replay-last', 'replay.last', last(), step === last()),
+      ),
+      h('p', { class: 'last-move', 'data-testid': 'replay-move' }, stepWords()),
+      renderTrail(view),
+      hands(view),
+      h(
+        'p',
+        { class: 'replay-links' },
+        h(
+          'a',
+          {
+            class: 'button',
+            href: recordPath(room, game),
+            download: `fugitive-${room}-game-${game}.json`,
+            'data-testid': 'replay-json',
+          },
+          t('replay.json'),
+        ),
+        ' ',
+        h(
+          'button',
+          {
+            type: 'button',
+            'data-testid': 'replay-share',
+            onclick: async () => {
+              await copyText(shareUrl);
+              copied = true;
+              render();
+            },
+          },
+          copied ? t('replay.copied') : t('replay.share'),
+        ),
+        ' ',
+        h('a', { href: `/room/${room}`, 'data-testid': 'replay-back' }, t('replay.back')),
+      ),
+    );
+  }
+
+  function render() {
+    replace(root, page());
+    document.title = `${t('replay.title', { n: game })} — Fugitive`;
+  }
+
+  document.addEventListener('keydown', (event) => {
+    if (!record || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target instanceof HTMLInputElement && event.target.type !== 'range') return;
+    const moves = { ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: last() };
+    if (!(event.key in moves) || event.target?.type === 'range') return;
+    event.preventDefault();
+    go(moves[event.key]);
+  });
+  onLanguageChange(render);
+  render();
+}
