@@ -16,8 +16,10 @@
 //! How to run (from the workspace root):
 //! `cargo build --release -p fugitive-server -p fugitive-load && target/release/fugitive-load`
 //! (`--markdown` prints the section of `BENCHMARKS.md`; `--help` lists the flags).
+//! `--mode commit` measures durable actions per second instead, beside bare SQLite (`commit.rs`).
 
 mod client;
+mod commit;
 mod play;
 mod report;
 mod server;
@@ -72,6 +74,31 @@ pub struct Args {
     /// Print the `## fugitive-server` section of BENCHMARKS.md instead of the bare tables.
     #[arg(long)]
     markdown: bool,
+    /// What to measure: memory and latency, or durable actions per second (`commit.rs`).
+    #[arg(long, value_enum, default_value_t = Mode::Memory)]
+    mode: Mode,
+    /// `--mode commit`: rooms playing at once.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=5000))]
+    commit_rooms: u32,
+    /// `--mode commit`: how long they play.
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    commit_for: Duration,
+    /// `--mode commit`: actions of the bare baseline's one-per-transaction run (the batched
+    /// run writes `--bare-batch` times as many).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    bare_actions: u32,
+    /// `--mode commit`: actions per transaction of the bare baseline's batched run.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    bare_batch: u32,
+}
+
+/// What a run measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Mode {
+    /// Memory per idle socket and per active room, action → view latency.
+    Memory,
+    /// Durable actions per second of the server at full speed, beside bare SQLite.
+    Commit,
 }
 
 /// Rooms set up (and held) before the baseline of the active-room run, so one-time costs such
@@ -82,6 +109,14 @@ const WARM_UP_ROOMS: usize = 4;
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
+    if args.mode == Mode::Commit {
+        let http = reqwest::Client::new();
+        let figures = tokio::time::timeout(args.timeout, commit::run(&args, &http))
+            .await
+            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        print!("{}", commit::section(&figures, &command));
+        return Ok(());
+    }
     let figures = tokio::time::timeout(args.timeout, run(&args))
         .await
         .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
@@ -109,7 +144,7 @@ async fn run(args: &Args) -> anyhow::Result<Figures> {
 
 /// Raises this process's soft limit of open files to its hard limit (the server child inherits
 /// it) and checks that `needed` sockets fit; returns the limit.
-fn raise_fd_limit(needed: usize) -> anyhow::Result<u64> {
+pub(crate) fn raise_fd_limit(needed: usize) -> anyhow::Result<u64> {
     let limit = rlimit::increase_nofile_limit(u64::MAX).context("cannot raise the open-files limit")?;
     if limit < needed as u64 + 64 {
         bail!("{needed} sockets need more open files than the limit of {limit}: lower --sockets or --rooms");
@@ -202,7 +237,7 @@ async fn latency(args: &Args, http: &reqwest::Client) -> anyhow::Result<Latency>
 }
 
 /// Runs `joins` with at most `concurrency` at a time; fails on the first failure.
-async fn join_all<T>(
+pub(crate) async fn join_all<T>(
     joins: impl Iterator<Item = impl Future<Output = anyhow::Result<T>>>,
     concurrency: u32,
 ) -> anyhow::Result<Vec<T>> {

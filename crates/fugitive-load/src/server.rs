@@ -123,6 +123,18 @@ impl Server {
             .context("no fugitive_sockets in /metrics")
     }
 
+    /// A figure of `/metrics` without labels, such as `fugitive_commit_batches_total`.
+    ///
+    /// # Errors
+    /// When `/metrics` does not answer or has no such line.
+    pub async fn metric(&self, http: &reqwest::Client, name: &str) -> anyhow::Result<f64> {
+        let text = http.get(format!("http://{}/metrics", self.addr)).send().await?.text().await?;
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
+            .and_then(|value| value.trim().parse::<f64>().ok())
+            .with_context(|| format!("no {name} in /metrics"))
+    }
+
     /// Kills the child (SIGKILL: its database is thrown away) and waits for it.
     pub async fn stop(mut self) {
         let _ = self.child.kill().await;

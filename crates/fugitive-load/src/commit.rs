@@ -1,0 +1,194 @@
+//! `--mode commit`: durable actions per second, at full speed.
+//!
+//! 1. The server: `--commit-rooms` rooms, two random players each, play whole games (rematch
+//!    after rematch) as fast as the server answers, for `--commit-for`. An action counts once
+//!    its player has the `ok` reply, which the server sends only after the commit.
+//! 2. The bare baseline, on the same disk (a temporary directory beside the server's): one
+//!    SQLite connection with the server's migrations and settings (WAL, `synchronous = FULL`)
+//!    writes the rows the server's writer writes for an action (the room's `touched_at`, the
+//!    action's row), first one transaction per action, then `--bare-batch` actions per
+//!    transaction.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
+use sqlx::{Connection, SqliteConnection};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+use crate::client::{self, Player};
+use crate::server::{Caps, Server};
+use crate::{Args, join_all, play};
+
+/// The server's migrations: the bare baseline writes into the same tables.
+const MIGRATIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../migrations");
+
+/// Rooms the bare baseline spreads its actions over.
+const BARE_ROOMS: usize = 64;
+
+/// Actions stored in a time.
+#[derive(Clone, Copy, Debug)]
+pub struct Throughput {
+    pub actions: u64,
+    pub elapsed: Duration,
+}
+
+impl Throughput {
+    pub fn per_sec(&self) -> f64 {
+        self.actions as f64 / self.elapsed.as_secs_f64()
+    }
+}
+
+/// What `--mode commit` measured.
+#[derive(Clone, Copy, Debug)]
+pub struct CommitFigures {
+    pub rooms: usize,
+    pub server: Throughput,
+    /// The server writer's transactions during the run (`fugitive_commit_batches_total`).
+    pub batches: u64,
+    pub single: Throughput,
+    pub batched: Throughput,
+    pub batch: usize,
+}
+
+/// Runs both measurements.
+///
+/// # Errors
+/// When the server fails, refuses an action, or SQLite fails.
+pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<CommitFigures> {
+    let rooms = args.commit_rooms as usize;
+    crate::raise_fd_limit(2 * rooms)?;
+    eprintln!("server: {rooms} rooms playing for {:?}…", args.commit_for);
+    let caps = Caps { sockets: 2 * rooms + 16, sockets_per_room: 64 };
+    let server = Server::start(&args.server_bin, caps, http).await?;
+    let addr = server.addr;
+    let open_table = |_| async move {
+        let table = client::table(http, addr).await?;
+        anyhow::Ok([
+            Player::join(addr, &table.room, Some(&table.tokens[0])).await?,
+            Player::join(addr, &table.room, Some(&table.tokens[1])).await?,
+        ])
+    };
+    let tables = join_all((0..rooms).map(open_table), args.concurrency).await?;
+    let batches_before = server.metric(http, "fugitive_commit_batches_total").await?;
+    let started = Instant::now();
+    let deadline = started + args.commit_for;
+    let mut players = JoinSet::new();
+    for (i, mut table) in tables.into_iter().enumerate() {
+        let mut rng = StdRng::seed_from_u64(args.seed.wrapping_add(i as u64));
+        players.spawn(async move {
+            let mut actions = 0u64;
+            while Instant::now() < deadline {
+                match play::step(&mut table, &mut rng).await? {
+                    Some(_) => actions += 1,
+                    None => play::rematch(&mut table).await?,
+                }
+            }
+            anyhow::Ok(actions)
+        });
+    }
+    let mut actions = 0;
+    for result in players.join_all().await {
+        actions += result?;
+    }
+    let elapsed = started.elapsed();
+    let batches = server.metric(http, "fugitive_commit_batches_total").await? - batches_before;
+    server.stop().await;
+    let server = Throughput { actions, elapsed };
+
+    let count = args.bare_actions as usize;
+    let batch = args.bare_batch as usize;
+    eprintln!("bare SQLite: {count} actions, one transaction each…");
+    let single = bare(count, 1).await?;
+    eprintln!("bare SQLite: {} actions, {batch} per transaction…", count * batch);
+    let batched = bare(count * batch, batch).await?;
+    Ok(CommitFigures { rooms, server, batches: batches as u64, single, batched, batch })
+}
+
+/// Writes `count` actions' rows, `batch` per transaction, into a fresh database with the
+/// server's schema; the time counts the writes and commits only.
+async fn bare(count: usize, batch: usize) -> anyhow::Result<Throughput> {
+    let dir = tempfile::Builder::new().prefix("fugitive-load-bare-").tempdir()?;
+    let options = SqliteConnectOptions::new()
+        .filename(dir.path().join("bare.db"))
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .foreign_keys(true);
+    let mut conn = SqliteConnection::connect_with(&options).await?;
+    let migrator = sqlx::migrate::Migrator::new(Path::new(MIGRATIONS)).await.context("the migrations")?;
+    migrator.run(&mut conn).await?;
+    for room in 0..BARE_ROOMS {
+        let id = format!("room-{room}");
+        sqlx::query(
+            "INSERT INTO rooms (id, rules, created_at, touched_at, computer) VALUES ($1, '{}', 0, 0, '{}')",
+        )
+        .bind(&id)
+        .execute(&mut conn)
+        .await?;
+        sqlx::query(
+            "INSERT INTO games (room_id, game, seed, rules, fugitive_seat, started_at) \
+             VALUES ($1, 1, '00', '{}', 0, 0)",
+        )
+        .bind(&id)
+        .execute(&mut conn)
+        .await?;
+    }
+    let started = Instant::now();
+    let mut written = 0;
+    while written < count {
+        let mut tx = conn.begin().await?;
+        for i in written..(written + batch).min(count) {
+            let room = format!("room-{}", i % BARE_ROOMS);
+            let at = i as i64;
+            sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2 AND expired_at IS NULL")
+                .bind(at)
+                .bind(&room)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
+                 VALUES ($1, 1, $2, 'marshal', '{\"type\":\"guess\",\"numbers\":[17]}', 1, $3, $4)",
+            )
+            .bind(&room)
+            .bind((i / BARE_ROOMS) as i64)
+            .bind(at)
+            .bind(at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        written = (written + batch).min(count);
+    }
+    let elapsed = started.elapsed();
+    conn.close().await?;
+    Ok(Throughput { actions: count as u64, elapsed })
+}
+
+/// The section of BENCHMARKS.md.
+pub fn section(figures: &CommitFigures, command: &str) -> String {
+    let CommitFigures { rooms, server, batches, single, batched, batch } = *figures;
+    let per_batch = server.actions as f64 / batches.max(1) as f64;
+    format!(
+        "### Durable actions per second (group commit, SQLite)\n\n\
+         Command: `{command}`\n\n\
+         | what | actions | time | durable actions/s |\n\
+         |---|---:|---:|---:|\n\
+         | fugitive-server, {rooms} rooms playing at full speed ({batches} transactions, {per_batch:.1} actions each) | {} | {:.2} s | {:.0} |\n\
+         | bare SQLite, one transaction per action | {} | {:.2} s | {:.0} |\n\
+         | bare SQLite, {batch} actions per transaction | {} | {:.2} s | {:.0} |\n",
+        server.actions,
+        server.elapsed.as_secs_f64(),
+        server.per_sec(),
+        single.actions,
+        single.elapsed.as_secs_f64(),
+        single.per_sec(),
+        batched.actions,
+        batched.elapsed.as_secs_f64(),
+        batched.per_sec(),
+    )
+}
