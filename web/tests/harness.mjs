@@ -49,6 +49,10 @@ export async function startServer() {
     // Every test creates its rooms from one address.
     '--max-rooms-per-minute',
     '10000',
+    // Known deals (an operator's setting, out of every client's reach): the games the tests
+    // steer to an ending, and the computer's choices, are the same in every run, never luck.
+    '--deal-seed',
+    process.env.FUGITIVE_TEST_DEAL_SEED ?? '20261123',
   ];
   let output = '';
   let child;
