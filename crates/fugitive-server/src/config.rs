@@ -8,6 +8,8 @@ use std::time::Duration;
 use axum::http::HeaderName;
 use clap::Parser;
 
+use crate::db::SqliteWriter;
+
 /// The server's settings. `main` parses them from the command line and the environment; tests
 /// build them with [`Config::try_parse_from`].
 #[derive(Clone, Debug, Parser)]
@@ -120,6 +122,17 @@ pub struct Config {
     #[arg(long, env = "FUGITIVE_MAX_COMMIT_BATCH", default_value_t = 512,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_commit_batch: u64,
+
+    /// PostgreSQL: most batches of actions committing at once, each on a connection of its
+    /// own; the pool has this many connections more than the 8 that serve everything else.
+    #[arg(long, env = "FUGITIVE_COMMIT_PIPELINE", default_value_t = 4,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub commit_pipeline: u64,
+
+    /// SQLite: the writer's connection: `rusqlite` on a thread of its own, or `sqlx` (kept to
+    /// measure the two against each other).
+    #[arg(long, env = "FUGITIVE_SQLITE_WRITER", value_enum, default_value_t = SqliteWriter::Rusqlite)]
+    pub sqlite_writer: SqliteWriter,
 
     /// For tests and for operators reproducing a game, never for a public server: deal every
     /// game from this number instead of a fresh random seed (game n of every room gets the same

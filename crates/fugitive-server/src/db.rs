@@ -16,15 +16,18 @@ use fugitive_core::Role;
 use fugitive_core::{Action, RuleOptions, Seed, Setup};
 use std::sync::Arc;
 
+use std::str::FromStr;
+
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{AnyConnection, AnyPool, Connection, Executor};
 use thiserror::Error;
 use uuid::Uuid;
 
 use crate::computer::Computer;
 use crate::seat::{Seat, hash_secret, new_secret};
-use writer::{Append, Writer};
-pub use writer::{CommitOptions, CommitStats};
+use writer::{Append, SqliteThread, Target, Writer};
+pub use writer::{CommitOptions, CommitStats, SqliteWriter};
 
 /// A database failure.
 #[derive(Debug, Error)]
@@ -32,6 +35,9 @@ pub enum DbError {
     /// The driver's error.
     #[error(transparent)]
     Sqlx(#[from] sqlx::Error),
+    /// The SQLite writer's error.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
     /// A migration failed.
     #[error(transparent)]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -197,7 +203,8 @@ impl Db {
             url.to_string()
         };
         let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 8 })
+            // PostgreSQL: the writer's pipeline of batches, beside 8 for everything else.
+            .max_connections(if sqlite { 4 } else { 8 + commit.pipeline.max(1) as u32 })
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
@@ -210,14 +217,19 @@ impl Db {
             .await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
         // SQLite: the writer's own connection, outside the pool (whose connections read).
-        let connection = if sqlite {
-            let mut connection = AnyConnection::connect(&url).await?;
-            sqlite_pragmas(&mut connection).await?;
-            Some(connection)
-        } else {
-            None
+        let target = match (sqlite, commit.sqlite_writer) {
+            (false, _) => Target::Pool(pool.clone()),
+            (true, SqliteWriter::Rusqlite) => {
+                let options = SqliteConnectOptions::from_str(&url)?;
+                Target::Thread(SqliteThread::open(options.get_filename())?)
+            }
+            (true, SqliteWriter::Sqlx) => {
+                let mut connection = AnyConnection::connect(&url).await?;
+                sqlite_pragmas(&mut connection).await?;
+                Target::Connection(connection)
+            }
         };
-        let writer = Writer::start(connection, pool.clone(), commit);
+        let writer = Writer::start(target, commit);
         Ok(Db { pool, writer })
     }
 
@@ -570,14 +582,17 @@ impl Db {
         Ok(())
     }
 
-    /// The rooms whose current game is unfinished.
+    /// The rooms whose turn clock runs: a clock, an unfinished game, both seats claimed (R17).
+    /// They are loaded at start-up so their clocks run out even if nobody returns; every
+    /// other room loads when someone asks for it.
     ///
     /// # Errors
     /// On a database failure.
-    pub async fn rooms_with_unfinished_game(&self) -> Result<Vec<Uuid>, DbError> {
+    pub async fn rooms_with_running_clock(&self) -> Result<Vec<Uuid>, DbError> {
         let ids: Vec<String> = sqlx::query_scalar(
-            "SELECT id FROM rooms WHERE expired_at IS NULL AND EXISTS \
-             (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL)",
+            "SELECT id FROM rooms WHERE expired_at IS NULL AND turn_clock_secs IS NOT NULL AND EXISTS \
+             (SELECT 1 FROM games WHERE games.room_id = rooms.id AND games.finished_at IS NULL) \
+             AND (SELECT COUNT(*) FROM seats WHERE seats.room_id = rooms.id AND seats.token_hash IS NOT NULL) = 2",
         )
         .fetch_all(&self.pool)
         .await?;

@@ -91,6 +91,8 @@ pub async fn run(
     let commit = CommitOptions {
         max_batch: usize::try_from(config.max_commit_batch).unwrap_or(usize::MAX),
         max_queue: usize::try_from(config.max_commit_queue).unwrap_or(usize::MAX),
+        pipeline: usize::try_from(config.commit_pipeline).unwrap_or(1),
+        sqlite_writer: config.sqlite_writer,
         ..CommitOptions::default()
     };
     let db = Db::connect_with(&config.database_url, commit).await?;
@@ -116,13 +118,14 @@ pub async fn run(
     let app = http::router(state, &config.web_dir);
     let expiry = tokio::spawn(expire_rooms(rooms.clone(), config.room_idle_ttl, config.expiry_interval));
     tracing::info!(addr = %local, %database, "listening: open {} in a browser", open_url(local));
-    // Listen first: the unfinished rooms load in the background (their turn clocks run again
-    // as each loads), and a visitor's room loads on demand meanwhile.
+    // Listen first: the rooms whose turn clock runs load in the background, several at a time
+    // (their clocks run again as each loads); every room loads on demand when asked for.
     let loading = tokio::spawn({
         let rooms = rooms.clone();
         async move {
-            if let Err(error) = rooms.load_unfinished().await {
-                tracing::error!(%error, "could not list the unfinished rooms to load");
+            match rooms.restore_clocks().await {
+                Ok(loaded) => tracing::info!(rooms = loaded, "rooms with a running turn clock restored"),
+                Err(error) => tracing::error!(%error, "could not list the rooms with a running turn clock"),
             }
         }
     });

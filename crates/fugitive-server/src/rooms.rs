@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use fugitive_core::{ReplayError, Role, RuleOptions, Seed};
+use futures_util::{StreamExt, stream};
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use thiserror::Error;
@@ -17,6 +18,10 @@ use crate::computer::Computer;
 use crate::db::{Db, DbError, NewRoom, now_ms};
 use crate::room::{Room, RoomHandle, RoomLimits};
 use crate::seat::{Seat, hash_secret, new_secret};
+
+/// Rooms loaded at once at start-up ([`Rooms::restore_clocks`]): enough to keep the
+/// database's connections busy, few enough to leave them for the visitors' rooms.
+pub const RESTORE_CONCURRENCY: usize = 8;
 
 /// The seed of game `game` of a room: fresh from the OS-seeded CSPRNG, or with `--deal-seed`
 /// the known [`deal`].
@@ -199,19 +204,31 @@ impl Rooms {
         Ok(expired)
     }
 
-    /// At start-up, rebuilds every room whose game is unfinished from its action log, so a
-    /// broken log shows at once and turn clocks run out even if nobody returns. A room nobody
-    /// reconnects to unloads itself again after `room_unload_after`.
+    /// At start-up (in the background: the server listens already), rebuilds the rooms whose
+    /// turn clock runs, so their clocks run out even if nobody returns; at most
+    /// [`RESTORE_CONCURRENCY`] at a time, so one slow room does not hold up the others. Every
+    /// other room loads on demand ([`Rooms::get`]). A room nobody reconnects to unloads itself
+    /// again after `room_unload_after` once its clock has stopped. Returns how many loaded.
     ///
     /// # Errors
-    /// On a database failure.
-    pub async fn load_unfinished(&self) -> Result<(), DbError> {
-        for id in self.inner.db.rooms_with_unfinished_game().await? {
-            if let Err(error) = self.get(id).await {
-                tracing::error!(room = %id, %error, "could not load a room");
-            }
-        }
-        Ok(())
+    /// On a database failure listing the rooms; a room that fails to load is logged.
+    pub async fn restore_clocks(&self) -> Result<usize, DbError> {
+        let ids = self.inner.db.rooms_with_running_clock().await?;
+        let loaded = AtomicU64::new(0);
+        stream::iter(ids)
+            .for_each_concurrent(RESTORE_CONCURRENCY, |id| {
+                let loaded = &loaded;
+                async move {
+                    match self.get(id).await {
+                        Ok(_) => {
+                            loaded.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(error) => tracing::error!(room = %id, %error, "could not load a room"),
+                    }
+                }
+            })
+            .await;
+        Ok(loaded.into_inner() as usize)
     }
 
     /// Shutdown, once the sockets are gone: drops every handle, so each actor's queue closes and
@@ -249,6 +266,41 @@ mod tests {
         assert_ne!(first.generation, second.generation);
         assert_eq!(second.summary().await.unwrap().game, 1);
         rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn start_up_restores_only_the_rooms_whose_clock_runs_and_the_rest_load_on_demand() {
+        let (rooms, _dir) = registry(Duration::from_secs(60)).await;
+        let mut running = Vec::new();
+        for _ in 0..(RESTORE_CONCURRENCY + 3) {
+            let created = rooms
+                .create(Role::Fugitive, RuleOptions::default(), Some(600), Computer::default())
+                .await
+                .unwrap();
+            let handle = rooms.get(created.room).await.unwrap();
+            assert!(handle.claim(created.invite).await.unwrap().is_ok());
+            running.push(created.room);
+        }
+        // A clock nobody runs yet (the guest seat is free), and no clock at all.
+        let unclaimed = rooms
+            .create(Role::Fugitive, RuleOptions::default(), Some(600), Computer::default())
+            .await
+            .unwrap();
+        let plain =
+            rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
+        let db = rooms.db().clone();
+        rooms.shut_down().await;
+
+        let restarted = Rooms::new(db, rooms.inner.limits);
+        assert_eq!(restarted.restore_clocks().await.unwrap(), running.len());
+        let loaded: Vec<Uuid> = restarted.inner.map().keys().copied().collect();
+        assert_eq!(loaded.len(), running.len());
+        assert!(running.iter().all(|id| loaded.contains(id)));
+        for id in [unclaimed.room, plain.room] {
+            assert!(!restarted.inner.map().contains_key(&id));
+            assert_eq!(restarted.get(id).await.unwrap().summary().await.unwrap().game, 1, "loaded on demand");
+        }
+        restarted.shut_down().await;
     }
 
     #[tokio::test]

@@ -45,23 +45,41 @@ async fn rooms_loaded_becomes(server: &ChildServer, want: f64) {
 async fn rooms_loaded_counts_the_rooms_rebuilt_at_start_up() {
     let db = TestDb::sqlite();
     let server = ChildServer::spawn(&db, &[]).await;
-    let mut rooms = Vec::new();
+    let mut clocked = Vec::new();
     for _ in 0..3 {
-        rooms.push(create_room(server.addr, json!({ "role": "fugitive" })).await);
+        clocked.push(create_room(server.addr, json!({ "role": "fugitive", "turn_clock_secs": 600 })).await);
+    }
+    let mut plain = Vec::new();
+    for _ in 0..2 {
+        plain.push(create_room(server.addr, json!({ "role": "fugitive" })).await);
     }
     server.kill_9().await;
 
-    // The three unfinished rooms are rebuilt before the server listens.
-    let server = ChildServer::spawn(&db, &["--room-unload-after", "300ms"]).await;
-    assert_eq!(server.metric("fugitive_rooms_loaded").await, Some(3.0));
-    // Nobody comes: they unload, and the gauge comes down to 0, not below.
-    rooms_loaded_becomes(&server, 0.0).await;
-    let watcher = Client::join(server.addr, &rooms[0].room, None).await;
-    assert_eq!(server.metric("fugitive_rooms_loaded").await, Some(1.0));
+    // Issue 10: the server listens first; the three rooms whose turn clock runs are rebuilt
+    // in the background, the two without a clock only when someone asks for them.
+    let server = ChildServer::spawn(&db, &[]).await;
+    rooms_loaded_becomes(&server, 3.0).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(server.metric("fugitive_rooms_loaded").await, Some(3.0), "no other room loads by itself");
+    // A room not loaded yet loads on demand, with its game.
+    let mut watcher = Client::join(server.addr, &plain[0].room, None).await;
+    assert_eq!(server.metric("fugitive_rooms_loaded").await, Some(4.0));
     assert_eq!(server.metric("fugitive_sockets").await, Some(1.0));
+    let state = watcher.wait_state(|_| true).await;
+    assert_eq!(state["game"], 1, "{state}");
     watcher.close().await;
-    rooms_loaded_becomes(&server, 0.0).await;
+    server.kill_9().await;
+
+    // A room without a clock unloads itself when nobody is there; one whose clock runs stays.
+    let server = ChildServer::spawn(&db, &["--room-unload-after", "300ms"]).await;
+    rooms_loaded_becomes(&server, 3.0).await;
+    let watcher = Client::join(server.addr, &plain[1].room, None).await;
+    assert_eq!(server.metric("fugitive_rooms_loaded").await, Some(4.0));
+    watcher.close().await;
+    rooms_loaded_becomes(&server, 3.0).await;
     assert_eq!(server.metric("fugitive_sockets").await, Some(0.0));
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(server.metric("fugitive_rooms_loaded").await, Some(3.0), "the clocks keep their rooms");
     server.kill_9().await;
 }
 

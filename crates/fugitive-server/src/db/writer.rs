@@ -13,14 +13,23 @@
 //! than letting them wait seconds.
 //!
 //! On SQLite the writer owns one connection of its own (SQLite has one writer at a time
-//! anyway); on PostgreSQL it borrows one from the pool for each batch.
+//! anyway): by default a `rusqlite` connection on a thread of its own, which takes a whole
+//! batch in one hand-off ([`SqliteWriter::Rusqlite`]); or an sqlx connection, whose every
+//! statement is a round trip to sqlx's own SQLite thread ([`SqliteWriter::Sqlx`]). Both were
+//! measured (`fugitive-load --mode writers`, BENCHMARKS.md). On PostgreSQL it borrows one from the pool for each batch and keeps up to
+//! [`CommitOptions::pipeline`] batches in flight, each on its own connection: while one batch
+//! waits for its commit (a round trip and PostgreSQL's WAL flush), the next is gathered and
+//! written. Two batches in flight never hold actions of the same room (a room hands the writer
+//! its next action only once its last is committed), so they touch different rows.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use sqlx::{Any, AnyConnection, AnyPool, Connection, Transaction};
 use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinSet;
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -36,11 +45,31 @@ pub struct CommitOptions {
     pub linger: Duration,
     /// Most actions waiting for the writer; more are refused as overload.
     pub max_queue: usize,
+    /// PostgreSQL: most batches committing at once, each on a connection of the pool.
+    pub pipeline: usize,
+    /// SQLite: which connection the writer owns.
+    pub sqlite_writer: SqliteWriter,
+}
+
+/// The SQLite writer's connection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SqliteWriter {
+    /// A `rusqlite` connection on a thread of its own: one hand-off per batch.
+    #[default]
+    Rusqlite,
+    /// An sqlx connection: a hand-off to sqlx's SQLite thread per statement.
+    Sqlx,
 }
 
 impl Default for CommitOptions {
     fn default() -> Self {
-        CommitOptions { max_batch: 512, linger: Duration::from_millis(1), max_queue: 4096 }
+        CommitOptions {
+            max_batch: 512,
+            linger: Duration::from_millis(1),
+            max_queue: 4096,
+            pipeline: 4,
+            sqlite_writer: SqliteWriter::default(),
+        }
     }
 }
 
@@ -100,11 +129,63 @@ pub(crate) struct Faults {
 }
 
 /// Where the writer writes.
-enum Target {
-    /// SQLite: a connection of its own.
+pub(crate) enum Target {
+    /// SQLite: an sqlx connection of its own.
     Connection(AnyConnection),
+    /// SQLite: a rusqlite connection on a thread of its own.
+    Thread(SqliteThread),
     /// PostgreSQL: a connection from the pool per batch.
     Pool(AnyPool),
+}
+
+/// A batch for the SQLite thread, and where its result goes.
+struct Job {
+    appends: Vec<Append>,
+    fail: Fail,
+    done: oneshot::Sender<Result<Vec<bool>, DbError>>,
+}
+
+/// The SQLite writer's thread and its connection.
+pub(crate) struct SqliteThread {
+    jobs: std::sync::mpsc::Sender<Job>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl SqliteThread {
+    /// Opens the database file at `path` (WAL, `synchronous = FULL`, foreign keys, a 5 s busy
+    /// timeout as sqlx's) and starts the thread that owns the connection.
+    pub(crate) fn open(path: &Path) -> Result<SqliteThread, DbError> {
+        let mut connection = rusqlite::Connection::open(path)?;
+        connection.busy_timeout(Duration::from_secs(5))?;
+        connection.pragma_update(None, "journal_mode", "WAL")?;
+        connection.pragma_update(None, "synchronous", "FULL")?;
+        connection.pragma_update(None, "foreign_keys", "ON")?;
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("sqlite-writer".into())
+            .spawn(move || {
+                for job in queue {
+                    let _ = job.done.send(store_sqlite(&mut connection, &job.appends, job.fail));
+                }
+            })
+            .map_err(|error| DbError::Corrupt(format!("cannot start the SQLite writer: {error}")))?;
+        Ok(SqliteThread { jobs, thread })
+    }
+
+    /// Stores a batch on the thread.
+    async fn store(&self, appends: Vec<Append>, fail: Fail) -> Result<Vec<bool>, DbError> {
+        let (done, result) = oneshot::channel();
+        if self.jobs.send(Job { appends, fail, done }).is_err() {
+            return Err(sqlx::Error::PoolClosed.into());
+        }
+        result.await.unwrap_or(Err(DbError::Sqlx(sqlx::Error::PoolClosed)))
+    }
+
+    /// Ends the thread, closing its connection.
+    async fn close(self) {
+        drop(self.jobs);
+        let _ = tokio::task::spawn_blocking(move || self.thread.join()).await;
+    }
 }
 
 /// The handle rooms use: a cheap clone.
@@ -117,13 +198,12 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
-    /// Starts the writer on SQLite's own `connection`, or on `pool` without one.
-    pub(crate) fn start(connection: Option<AnyConnection>, pool: AnyPool, options: CommitOptions) -> Writer {
+    /// Starts the writer on `target`.
+    pub(crate) fn start(target: Target, options: CommitOptions) -> Writer {
         let (tx, rx) = mpsc::channel(options.max_queue.max(1));
         let counters = Arc::new(Counters::default());
         #[cfg(test)]
         let faults = Arc::new(Faults::default());
-        let target = connection.map_or(Target::Pool(pool), Target::Connection);
         let run = Run {
             target,
             options,
@@ -238,7 +318,10 @@ impl Taken {
 impl Run {
     async fn run(mut self, mut rx: mpsc::Receiver<Message>) {
         let max_batch = self.options.max_batch.max(1);
+        let pipeline = self.options.pipeline.max(1);
         let mut taken = Taken { batch: Vec::with_capacity(max_batch), stopped: Vec::new(), max_batch };
+        // PostgreSQL's batches committing now.
+        let mut in_flight = JoinSet::new();
         while let Some(first) = rx.recv().await {
             taken.take(first, &mut rx);
             #[cfg(test)]
@@ -247,62 +330,104 @@ impl Run {
                 drop(self.faults.gate.read().await);
                 self.faults.at_gate.store(false, Ordering::SeqCst);
             }
+            while in_flight.try_join_next().is_some() {}
+            if in_flight.len() >= pipeline {
+                // Every connection of the pipeline is busy: what waits meanwhile joins this batch.
+                in_flight.join_next().await;
+            }
             taken.gather(&mut rx);
             // A lone action commits at once; several mean a busy server: wait for company.
             if taken.batch.len() > 1 {
                 taken.linger(&mut rx, self.options.linger).await;
             }
-            if !taken.batch.is_empty() {
-                self.commit(&mut taken.batch).await;
+            if taken.batch.is_empty() {
+                continue;
+            }
+            let fail = self.fail();
+            match &mut self.target {
+                Target::Connection(connection) => {
+                    let tx = connection.begin().await;
+                    commit(tx, &mut taken.batch, &self.counters, fail).await;
+                }
+                Target::Thread(thread) => {
+                    let started = Instant::now();
+                    let result = thread.store(taken.batch.iter().map(|p| p.append).collect(), fail).await;
+                    answer(&mut taken.batch, result, &self.counters, started.elapsed());
+                }
+                Target::Pool(pool) => {
+                    let (pool, counters) = (pool.clone(), self.counters.clone());
+                    let mut batch = std::mem::replace(&mut taken.batch, Vec::with_capacity(max_batch));
+                    in_flight.spawn(async move {
+                        let tx = pool.begin().await;
+                        commit(tx, &mut batch, &counters, fail).await;
+                    });
+                }
             }
         }
-        if let Target::Connection(connection) = self.target {
-            if let Err(error) = connection.close().await {
-                tracing::warn!(%error, "the writer's connection did not close cleanly");
+        while in_flight.join_next().await.is_some() {}
+        match self.target {
+            Target::Connection(connection) => {
+                if let Err(error) = connection.close().await {
+                    tracing::warn!(%error, "the writer's connection did not close cleanly");
+                }
             }
+            Target::Thread(thread) => thread.close().await,
+            Target::Pool(_) => {}
         }
         for done in taken.stopped {
             let _ = done.send(());
         }
     }
 
-    /// Stores the batch in one transaction and answers every room in it.
-    async fn commit(&mut self, batch: &mut Vec<Pending>) {
-        #[cfg(test)]
-        let fail = Fail {
+    /// The failures a unit test injects into the next batch.
+    #[cfg(test)]
+    fn fail(&self) -> Fail {
+        Fail {
             before_commit: self.faults.fail_next_batch.swap(false, Ordering::SeqCst),
             after_commit: self.faults.ambiguous_next_batch.swap(false, Ordering::SeqCst),
-        };
-        #[cfg(not(test))]
-        let fail = Fail::default();
-        let appends: Vec<Append> = batch.iter().map(|p| p.append).collect();
-        let started = Instant::now();
-        let result = match &mut self.target {
-            Target::Connection(connection) => match connection.begin().await {
-                Ok(tx) => store(tx, &appends, fail).await,
-                Err(error) => Err(error.into()),
-            },
-            Target::Pool(pool) => match pool.begin().await {
-                Ok(tx) => store(tx, &appends, fail).await,
-                Err(error) => Err(error.into()),
-            },
-        };
-        metrics::commit_batch(appends.len(), started.elapsed());
-        match result {
-            Ok(written) => {
-                let stored = written.iter().filter(|w| **w).count();
-                self.counters.batches.fetch_add(1, Ordering::Relaxed);
-                self.counters.actions.fetch_add(stored as u64, Ordering::Relaxed);
-                for (pending, written) in batch.drain(..).zip(written) {
-                    let _ = pending.reply.send(if written { Ok(()) } else { Err(DbError::Expired) });
-                }
+        }
+    }
+
+    /// No failures outside tests.
+    #[cfg(not(test))]
+    fn fail(&self) -> Fail {
+        Fail::default()
+    }
+}
+
+/// Stores the batch in one transaction (begun as `tx`) and answers every room in it.
+async fn commit(
+    tx: Result<Transaction<'_, Any>, sqlx::Error>,
+    batch: &mut Vec<Pending>,
+    counters: &Counters,
+    fail: Fail,
+) {
+    let appends: Vec<Append> = batch.iter().map(|p| p.append).collect();
+    let started = Instant::now();
+    let result = match tx {
+        Ok(tx) => store(tx, &appends, fail).await,
+        Err(error) => Err(error.into()),
+    };
+    answer(batch, result, counters, started.elapsed());
+}
+
+/// Answers every room of a batch with its result: for each action, whether it was written.
+fn answer(batch: &mut Vec<Pending>, result: Result<Vec<bool>, DbError>, counters: &Counters, took: Duration) {
+    metrics::commit_batch(batch.len(), took);
+    match result {
+        Ok(written) => {
+            let stored = written.iter().filter(|w| **w).count();
+            counters.batches.fetch_add(1, Ordering::Relaxed);
+            counters.actions.fetch_add(stored as u64, Ordering::Relaxed);
+            for (pending, written) in batch.drain(..).zip(written) {
+                let _ = pending.reply.send(if written { Ok(()) } else { Err(DbError::Expired) });
             }
-            Err(error) => {
-                tracing::error!(%error, actions = appends.len(), "a batch of actions was not stored");
-                let error = Arc::new(error);
-                for pending in batch.drain(..) {
-                    let _ = pending.reply.send(Err(DbError::Batch(error.clone())));
-                }
+        }
+        Err(error) => {
+            tracing::error!(%error, actions = batch.len(), "a batch of actions was not stored");
+            let error = Arc::new(error);
+            for pending in batch.drain(..) {
+                let _ = pending.reply.send(Err(DbError::Batch(error.clone())));
             }
         }
     }
@@ -375,6 +500,58 @@ async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<bool, D
     Ok(true)
 }
 
+/// [`store`] and [`write`] on the SQLite thread's connection: the same rows, the same
+/// checks. `BEGIN IMMEDIATE` takes the write lock first (other writes go through the pool's
+/// connections), waiting for it up to the busy timeout.
+fn store_sqlite(
+    connection: &mut rusqlite::Connection,
+    batch: &[Append],
+    fail: Fail,
+) -> Result<Vec<bool>, DbError> {
+    let tx = connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let mut written = Vec::with_capacity(batch.len());
+    {
+        let mut touch =
+            tx.prepare_cached("UPDATE rooms SET touched_at = ?1 WHERE id = ?2 AND expired_at IS NULL")?;
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?;
+        let mut finish =
+            tx.prepare_cached("UPDATE games SET finished_at = ?1 WHERE room_id = ?2 AND game = ?3")?;
+        for append in batch {
+            let id = append.room.to_string();
+            let record = &append.record;
+            if touch.execute(rusqlite::params![record.at, id])? == 0 {
+                written.push(false);
+                continue;
+            }
+            insert.execute(rusqlite::params![
+                id,
+                append.game as i64,
+                append.number as i64,
+                role_name(record.role),
+                to_json(&record.action),
+                record.seat.map(|s| s.index() as i64),
+                record.client_seq.map(|s| s as i64),
+                record.at,
+            ])?;
+            if append.finished {
+                finish.execute(rusqlite::params![record.at, id, append.game as i64])?;
+            }
+            written.push(true);
+        }
+    }
+    if fail.before_commit {
+        return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));
+    }
+    tx.commit()?;
+    if fail.after_commit {
+        return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
+    }
+    Ok(written)
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -445,9 +622,8 @@ mod tests {
         db.load_room(room).await.unwrap().unwrap().game.actions.len()
     }
 
-    #[tokio::test]
-    async fn many_rooms_commit_their_actions_in_one_transaction() {
-        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+    async fn many_rooms_commit_their_actions_in_one_transaction(sqlite_writer: SqliteWriter) {
+        let (rooms, _dir) = rooms(CommitOptions { sqlite_writer, ..CommitOptions::default() }).await;
         let db = rooms.db().clone();
         let mut tables = Vec::new();
         for _ in 0..12 {
@@ -475,9 +651,8 @@ mod tests {
         rooms.shut_down().await;
     }
 
-    #[tokio::test]
-    async fn a_lone_action_commits_at_once_and_each_batch_is_counted() {
-        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+    async fn a_lone_action_commits_at_once_and_each_batch_is_counted(sqlite_writer: SqliteWriter) {
+        let (rooms, _dir) = rooms(CommitOptions { sqlite_writer, ..CommitOptions::default() }).await;
         let db = rooms.db().clone();
         let table = table(&rooms).await;
         let before = db.commit_stats();
@@ -490,9 +665,10 @@ mod tests {
         rooms.shut_down().await;
     }
 
-    #[tokio::test]
-    async fn a_failed_batch_answers_unavailable_to_every_room_in_it_and_stores_nothing() {
-        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+    async fn a_failed_batch_answers_unavailable_to_every_room_in_it_and_stores_nothing(
+        sqlite_writer: SqliteWriter,
+    ) {
+        let (rooms, _dir) = rooms(CommitOptions { sqlite_writer, ..CommitOptions::default() }).await;
         let db = rooms.db().clone();
         let mut tables = Vec::new();
         for _ in 0..3 {
@@ -526,9 +702,8 @@ mod tests {
         rooms.shut_down().await;
     }
 
-    #[tokio::test]
-    async fn one_bad_row_fails_the_whole_batch() {
-        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+    async fn one_bad_row_fails_the_whole_batch(sqlite_writer: SqliteWriter) {
+        let (rooms, _dir) = rooms(CommitOptions { sqlite_writer, ..CommitOptions::default() }).await;
         let db = rooms.db().clone();
         let [good, bad] = [table(&rooms).await, table(&rooms).await];
         let append = |room: Uuid| Append {
@@ -563,9 +738,8 @@ mod tests {
         rooms.shut_down().await;
     }
 
-    #[tokio::test]
-    async fn an_action_of_a_room_that_expired_first_fails_alone() {
-        let (rooms, _dir) = rooms(CommitOptions::default()).await;
+    async fn an_action_of_a_room_that_expired_first_fails_alone(sqlite_writer: SqliteWriter) {
+        let (rooms, _dir) = rooms(CommitOptions { sqlite_writer, ..CommitOptions::default() }).await;
         let db = rooms.db().clone();
         let [kept, expired] = [table(&rooms).await, table(&rooms).await];
         let append = |room: Uuid| Append {
@@ -640,5 +814,56 @@ mod tests {
         }
         drop([first, second, third]);
         rooms.shut_down().await;
+    }
+
+    #[tokio::test]
+    async fn rusqlite_many_rooms_commit_their_actions_in_one_transaction() {
+        many_rooms_commit_their_actions_in_one_transaction(SqliteWriter::Rusqlite).await;
+    }
+
+    #[tokio::test]
+    async fn sqlx_many_rooms_commit_their_actions_in_one_transaction() {
+        many_rooms_commit_their_actions_in_one_transaction(SqliteWriter::Sqlx).await;
+    }
+
+    #[tokio::test]
+    async fn rusqlite_a_lone_action_commits_at_once_and_each_batch_is_counted() {
+        a_lone_action_commits_at_once_and_each_batch_is_counted(SqliteWriter::Rusqlite).await;
+    }
+
+    #[tokio::test]
+    async fn sqlx_a_lone_action_commits_at_once_and_each_batch_is_counted() {
+        a_lone_action_commits_at_once_and_each_batch_is_counted(SqliteWriter::Sqlx).await;
+    }
+
+    #[tokio::test]
+    async fn rusqlite_a_failed_batch_answers_unavailable_to_every_room_in_it_and_stores_nothing() {
+        a_failed_batch_answers_unavailable_to_every_room_in_it_and_stores_nothing(SqliteWriter::Rusqlite)
+            .await;
+    }
+
+    #[tokio::test]
+    async fn sqlx_a_failed_batch_answers_unavailable_to_every_room_in_it_and_stores_nothing() {
+        a_failed_batch_answers_unavailable_to_every_room_in_it_and_stores_nothing(SqliteWriter::Sqlx).await;
+    }
+
+    #[tokio::test]
+    async fn rusqlite_one_bad_row_fails_the_whole_batch() {
+        one_bad_row_fails_the_whole_batch(SqliteWriter::Rusqlite).await;
+    }
+
+    #[tokio::test]
+    async fn sqlx_one_bad_row_fails_the_whole_batch() {
+        one_bad_row_fails_the_whole_batch(SqliteWriter::Sqlx).await;
+    }
+
+    #[tokio::test]
+    async fn rusqlite_an_action_of_a_room_that_expired_first_fails_alone() {
+        an_action_of_a_room_that_expired_first_fails_alone(SqliteWriter::Rusqlite).await;
+    }
+
+    #[tokio::test]
+    async fn sqlx_an_action_of_a_room_that_expired_first_fails_alone() {
+        an_action_of_a_room_that_expired_first_fails_alone(SqliteWriter::Sqlx).await;
     }
 }
