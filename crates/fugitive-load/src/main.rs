@@ -17,12 +17,19 @@
 //! `cargo build --release -p fugitive-server -p fugitive-load && target/release/fugitive-load`
 //! (`--markdown` prints the section of `BENCHMARKS.md`; `--help` lists the flags).
 //! `--mode commit` measures durable actions per second instead, beside bare SQLite (`commit.rs`).
+//! `--mode matrix` measures issue 10's matrix in one run (`matrix.rs`): G games at human pace
+//! and at full speed beside a bare WebSocket echo and bare commits, on SQLite and (with
+//! `--postgres`) PostgreSQL.
 
+mod bare;
 mod client;
 mod commit;
+mod echo;
+mod matrix;
 mod play;
 mod report;
 mod server;
+mod writers;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -90,6 +97,45 @@ pub struct Args {
     /// `--mode commit`: actions per transaction of the bare baseline's batched run.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     bare_batch: u32,
+    /// `--mode matrix`: the numbers of concurrent games, one run each.
+    #[arg(long, value_delimiter = ',', default_values_t = [100u32, 1000, 3000],
+          value_parser = clap::value_parser!(u32).range(1..=4000))]
+    matrix_games: Vec<u32>,
+    /// `--mode matrix`: spectators per game.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=8))]
+    spectators: u32,
+    /// `--mode matrix`: the shortest pause between two actions of a game at human pace.
+    #[arg(long, default_value = "2s", value_parser = humantime::parse_duration)]
+    pace_min: Duration,
+    /// `--mode matrix`: the longest pause.
+    #[arg(long, default_value = "5s", value_parser = humantime::parse_duration)]
+    pace_max: Duration,
+    /// `--mode matrix`: the length of one human-pace block (games, then echo).
+    #[arg(long, default_value = "8s", value_parser = humantime::parse_duration)]
+    block: Duration,
+    /// `--mode matrix`: human-pace blocks of each kind, alternating.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=20))]
+    blocks: u32,
+    /// `--mode matrix`: the length of the full-speed blocks.
+    #[arg(long, default_value = "6s", value_parser = humantime::parse_duration)]
+    full_for: Duration,
+    /// `--mode matrix`: the number of games that also plays a block beside a competing
+    /// writer, and whose figures the goals are about.
+    #[arg(long, default_value_t = 1000)]
+    loaded_games: u32,
+    /// `--mode matrix`: how long each bare program (and pgbench) runs.
+    #[arg(long, default_value = "3s", value_parser = humantime::parse_duration)]
+    bare_for: Duration,
+    /// `--mode matrix`: also on PostgreSQL, in scratch databases created (and dropped) through
+    /// this URL of an existing database, e.g. `postgres://postgres@127.0.0.1:5432/test`.
+    #[arg(long)]
+    postgres: Option<String>,
+    /// `--mode writers`: tasks handing actions to the writer at once.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=4000))]
+    writer_clients: u32,
+    /// `--mode echo-server` (started by `--mode matrix`): where to listen.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    echo_addr: std::net::SocketAddr,
 }
 
 /// What a run measures.
@@ -99,6 +145,12 @@ enum Mode {
     Memory,
     /// Durable actions per second of the server at full speed, beside bare SQLite.
     Commit,
+    /// Issue 10's matrix: G games at human pace and full speed beside an echo and bare commits.
+    Matrix,
+    /// The SQLite writer's path alone: sqlx against rusqlite on a thread of its own.
+    Writers,
+    /// The bare WebSocket echo the matrix compares with (a child of `--mode matrix`).
+    EchoServer,
 }
 
 /// Rooms set up (and held) before the baseline of the active-room run, so one-time costs such
@@ -109,6 +161,24 @@ const WARM_UP_ROOMS: usize = 4;
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let command = std::env::args().collect::<Vec<_>>().join(" ");
+    if args.mode == Mode::EchoServer {
+        return echo::serve(args.echo_addr).await;
+    }
+    if args.mode == Mode::Writers {
+        let figures = tokio::time::timeout(args.timeout, writers::run(&args))
+            .await
+            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        print!("{}", writers::section(&figures, &command));
+        return Ok(());
+    }
+    if args.mode == Mode::Matrix {
+        let http = reqwest::Client::new();
+        let figures = tokio::time::timeout(args.timeout, matrix::run(&args, &http))
+            .await
+            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        print!("{}", matrix::section(&figures, &args, &command));
+        return Ok(());
+    }
     if args.mode == Mode::Commit {
         let http = reqwest::Client::new();
         let figures = tokio::time::timeout(args.timeout, commit::run(&args, &http))

@@ -178,7 +178,7 @@ fn cpu_model() -> String {
 }
 
 /// The 1, 5 and 15 minute load averages from `/proc/loadavg`.
-fn load_average() -> String {
+pub(crate) fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" / "))
         .unwrap_or_else(|_| "unknown".to_string())

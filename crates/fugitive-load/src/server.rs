@@ -45,9 +45,24 @@ impl Server {
     /// # Errors
     /// When the binary cannot be started, or the server does not answer in time.
     pub async fn start(bin: &Path, caps: Caps, http: &reqwest::Client) -> anyhow::Result<Server> {
+        Server::start_on(bin, caps, http, None, &[]).await
+    }
+
+    /// [`Server::start`] on `database` (a URL) instead of a new SQLite file, with `extra` flags.
+    ///
+    /// # Errors
+    /// When the binary cannot be started, or the server does not answer in time.
+    pub async fn start_on(
+        bin: &Path,
+        caps: Caps,
+        http: &reqwest::Client,
+        database: Option<&str>,
+        extra: &[&str],
+    ) -> anyhow::Result<Server> {
         let dir = tempfile::Builder::new().prefix("fugitive-load-").tempdir()?;
         let addr = free_port()?;
-        let database = format!("sqlite://{}", dir.path().join("load.db").display());
+        let database = database
+            .map_or_else(|| format!("sqlite://{}", dir.path().join("load.db").display()), str::to_string);
         // The server refuses to start without a web client; the load needs none of it.
         std::fs::write(dir.path().join("index.html"), "<!doctype html><title>load</title>\n")?;
         let child = Command::new(bin)
@@ -67,6 +82,7 @@ impl Server {
             // Every room of the load comes from one address.
             .arg("--max-rooms-per-minute")
             .arg("1000000")
+            .args(extra)
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -110,6 +126,16 @@ impl Server {
         Ok(Memory { rss_kib, pss_kib })
     }
 
+    /// The CPU time the child has used so far (user and system, `/proc/<pid>/stat`).
+    ///
+    /// # Errors
+    /// When `/proc/<pid>/stat` cannot be read or parsed (the child is gone).
+    pub fn cpu_time(&self) -> anyhow::Result<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid))
+            .context("cannot read the server's /proc/<pid>/stat")?;
+        cpu_time_of(&stat).context("no utime/stime in /proc/<pid>/stat")
+    }
+
     /// The server's own count of open sockets (`fugitive_sockets` of `/metrics`).
     ///
     /// # Errors
@@ -148,6 +174,17 @@ fn free_port() -> anyhow::Result<SocketAddr> {
     Ok(listener.local_addr()?)
 }
 
+/// User plus system time of a `/proc/<pid>/stat` line: fields 14 and 15, in clock ticks
+/// (100 a second on Linux for user space: `USER_HZ`). The command name (field 2) may hold
+/// spaces and parentheses, so the fields are counted after its last `)`.
+pub(crate) fn cpu_time_of(stat: &str) -> Option<Duration> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((utime + stime) * 10))
+}
+
 /// The number of kB of a `/proc` line such as `VmRSS:     12345 kB`.
 fn kib_field(text: &str, name: &str) -> Option<u64> {
     let line = text.lines().find(|line| line.starts_with(name))?;
@@ -165,6 +202,13 @@ mod tests {
         assert_eq!(kib_field(status, "VmSwap:"), None);
         let rollup = "00400000-7ffd [rollup]\nRss:  2000 kB\nPss:  1500 kB\nPss_Anon: 900 kB\n";
         assert_eq!(kib_field(rollup, "Pss:"), Some(1500));
+    }
+
+    #[test]
+    fn reads_the_cpu_time_of_a_proc_stat_line() {
+        let stat = "1234 (fugitive (x) s) S 1 1234 1234 0 -1 4194304 500 0 0 0 250 50 0 0 20 0 9 0";
+        assert_eq!(cpu_time_of(stat), Some(Duration::from_millis(3000)));
+        assert!(cpu_time_of(&std::fs::read_to_string("/proc/self/stat").unwrap()).is_some());
     }
 
     #[test]
