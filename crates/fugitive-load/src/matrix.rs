@@ -238,7 +238,7 @@ async fn one_run(
     eprintln!("{games} games: setting up…");
     let caps = Caps { sockets: games * (2 + spectators) + 16, sockets_per_room: spectators + 8 };
     // Sockets set up first wait for the last ones: a long idle timeout keeps them.
-    let extra = ["--idle-timeout", "30m", "--max-messages-per-sec", "100000"];
+    let extra = ["--idle-timeout", "30m"];
     let server = Server::start_on(&args.server_bin, caps, http, database, &extra).await?;
     let addr = server.addr;
     let setup_started = Instant::now();
@@ -340,7 +340,7 @@ async fn game_block(
                 Pace::Full => started,
             };
             let played = async {
-                while next < end {
+                while next < end && Instant::now() < end {
                     tokio::time::sleep_until(next).await;
                     match play::step(&mut game.players, &mut game.rng).await? {
                         Some(step) => {
@@ -407,7 +407,7 @@ async fn echo_block(
                 Pace::Full => started,
             };
             let mut ok = true;
-            while next < end {
+            while next < end && Instant::now() < end {
                 tokio::time::sleep_until(next).await;
                 match echo.round_trip().await {
                     Ok(rtt) => {
@@ -643,17 +643,20 @@ fn goals(db: &Database, args: &Args) -> String {
         .filter_map(|run| Some((run.games, run.block(Kind::Games, Pace::Full)?)))
         .max_by(|a, b| a.1.per_sec().total_cmp(&b.1.per_sec()));
     if let Some((games, full)) = best_full {
-        let (baseline, what) = match db.pgbench.first() {
-            Some(pg) => (pg.tps, format!("pgbench, {} client", pg.clients)),
-            None => (db.single.throughput.per_sec(), "bare, one action per transaction".to_string()),
-        };
-        let ratio = full.per_sec() / baseline;
-        let _ = writeln!(
-            out,
-            "| durable actions/s at full speed ≥ 3× {what} | {:.0} ({games} games) | {baseline:.0} | {ratio:.2}× | {} |",
-            full.per_sec(),
-            yes(ratio >= 3.0)
-        );
+        let mut baselines: Vec<(f64, String)> =
+            db.pgbench.iter().map(|pg| (pg.tps, format!("pgbench, {} client(s)", pg.clients))).collect();
+        if baselines.is_empty() {
+            baselines.push((db.single.throughput.per_sec(), "bare, one action per transaction".to_string()));
+        }
+        for (baseline, what) in baselines {
+            let ratio = full.per_sec() / baseline;
+            let _ = writeln!(
+                out,
+                "| durable actions/s at full speed ≥ 3× {what} | {:.0} ({games} games) | {baseline:.0} | {ratio:.2}× | {} |",
+                full.per_sec(),
+                yes(ratio >= 3.0)
+            );
+        }
     }
     let at = args.loaded_games as usize;
     if let Some(run) = db.runs.iter().find(|run| run.games == at) {
