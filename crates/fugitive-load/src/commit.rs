@@ -64,7 +64,14 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<CommitFi
     crate::raise_fd_limit(2 * rooms)?;
     eprintln!("server: {rooms} rooms playing for {:?}…", args.commit_for);
     let caps = Caps { sockets: 2 * rooms + 16, sockets_per_room: 64 };
-    let server = Server::start(&args.server_bin, caps, http).await?;
+    // With `--postgres`, the server runs on a scratch PostgreSQL database (the bare baseline
+    // stays SQLite's).
+    let scratch = match &args.postgres {
+        Some(admin) => Some(crate::bare::Scratch::create(admin, "commit").await?),
+        None => None,
+    };
+    let server =
+        Server::start_on(&args.server_bin, caps, http, scratch.as_ref().map(|s| s.url.as_str()), &[]).await?;
     let addr = server.addr;
     let open_table = |_| async move {
         let table = client::table(http, addr).await?;
@@ -98,6 +105,9 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<CommitFi
     let elapsed = started.elapsed();
     let batches = server.metric(http, "fugitive_commit_batches_total").await? - batches_before;
     server.stop().await;
+    if let Some(scratch) = scratch {
+        scratch.drop_database().await;
+    }
     let server = Throughput { actions, elapsed };
 
     let count = args.bare_actions as usize;
