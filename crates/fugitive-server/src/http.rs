@@ -380,6 +380,7 @@ async fn claim_seat(
             Ok(Json(SeatGranted { room, role: claimed.role, token: claimed.token, links }))
         }
         Err(ClaimError::Taken) => Err(AppError::SeatTaken),
+        Err(ClaimError::Gone) => Err(AppError::RoomNotFound),
         Err(ClaimError::BadInvite) => Err(AppError::BadInvite),
         Err(ClaimError::Unavailable) => Err(AppError::Unavailable),
     }

@@ -17,7 +17,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::computer::{self, Computer};
-use crate::db::{Db, DbError, StoredAction, StoredRoom, now_ms};
+use crate::db::{Db, DbError, SeatClaim, StoredAction, StoredRoom, now_ms};
 use crate::metrics;
 use crate::protocol::{ClockStatus, Notepad, Reply, RoomStatus, ServerMessage, code, encode};
 use crate::rooms;
@@ -717,8 +717,9 @@ impl Room {
         let token = new_secret();
         let hash = hash_secret(&token);
         match self.db.claim_guest_seat(self.id, &hash).await {
-            Ok(true) => {}
-            Ok(false) => return Err(ClaimError::Taken),
+            Ok(SeatClaim::Claimed) => {}
+            Ok(SeatClaim::Taken) => return Err(ClaimError::Taken),
+            Ok(SeatClaim::Gone) => return Err(ClaimError::Gone),
             Err(error) => {
                 tracing::error!(room = %self.id, %error, "could not claim a seat");
                 self.stale = true;

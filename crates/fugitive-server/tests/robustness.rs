@@ -346,7 +346,7 @@ async fn postgres_idle_unfinished_rooms_expire_and_finished_ones_stay() {
 }
 
 async fn expiry(db: TestDb) {
-    let server = Server::start(&db, &["--room-idle-ttl", "1s", "--expiry-interval", "200ms"]).await;
+    let server = Server::start(&db, &["--room-idle-ttl", "3s", "--expiry-interval", "200ms"]).await;
     let idle = create_room(server.addr, json!({})).await;
     let mut finished = Table::open(server.addr, json!({})).await;
     let resign = finished.fugitive.act(json!({ "type": "resign" })).await;

@@ -38,6 +38,8 @@ pub enum ClaimError {
     Taken,
     /// The invitation is not this room's.
     BadInvite,
+    /// The room expired while the claim was on its way.
+    Gone,
     /// The database failed.
     Unavailable,
 }
