@@ -86,6 +86,10 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let local = listener.local_addr()?;
+    if let Some(size) = config.socket_send_buffer {
+        // Accepted connections inherit it from the listening socket.
+        socket2::SockRef::from(&listener).set_send_buffer_size(size)?;
+    }
     // First: the rooms rebuilt below are counted in `fugitive_rooms_loaded`.
     let metrics = metrics::install();
     web::check(&config.web_dir)?;
