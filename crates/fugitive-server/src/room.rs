@@ -861,16 +861,19 @@ impl Room {
         Current { version: self.version, game: self.game_number, view, legal, notepad }
     }
 
-    /// Tells every socket the room's state: protocol 1 a `state`, protocol 2 a `delta` (or a
-    /// `snapshot` when a delta cannot say it). With `everyone` false only the sockets that
-    /// hold no state yet (joined, or asked for a resync) get theirs. Each viewer's frame is made
-    /// once, and shared by its sockets. A socket that stopped reading is never closed for it:
-    /// its queue keeps only what it still needs (`mailbox.rs`).
+    /// Tells every socket the room's new state, and wakes the computer opponent.
     fn broadcast(&mut self) {
         self.publish(true);
         self.wake_bot();
     }
 
+    /// Queues the room's state: for a protocol-1 socket a `state`, for a protocol-2 socket a
+    /// `delta` (or a `snapshot` when a delta cannot say it: a new game, a socket far behind).
+    /// With `everyone` false only the sockets that hold no state yet (joined, or asked for a
+    /// resync) get a snapshot, and the other protocol-2 sockets of their viewer whatever changed
+    /// since their last frame (their viewer's [`Sent`] is shared). Each viewer's frames are made
+    /// once and shared by its sockets. A socket that stopped reading is never closed for its
+    /// states: its queue keeps only what it still needs (`mailbox.rs`).
     fn publish(&mut self, everyone: bool) {
         let status = self.status();
         let mut room = None;
@@ -885,7 +888,7 @@ impl Room {
             if !v2 {
                 self.sent[index] = None;
             }
-            if !everyone && members.iter().all(|id| self.sockets[id].synced) {
+            if members.is_empty() || (!everyone && members.iter().all(|id| self.sockets[id].synced)) {
                 continue;
             }
             let current = self.current(viewer);
