@@ -6,6 +6,7 @@
 pub mod child;
 pub mod driver;
 pub mod leak;
+pub mod v2;
 
 use std::net::SocketAddr;
 use std::time::Duration;
