@@ -44,6 +44,7 @@ mod fugitive;
 mod marshal;
 mod sim;
 mod view;
+mod world;
 
 pub use deduction::{Candidate, Deduction, PositionCandidates};
 pub use fugitive::FugitiveBot;
