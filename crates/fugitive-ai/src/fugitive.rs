@@ -14,7 +14,8 @@ use crate::marshal::MarshalBot;
 use crate::view::{FugitiveView, Level, MarshalView, best_choice, last_card, peeked};
 use crate::world;
 
-/// Worlds the `hard` Fugitive samples per decision (one rollout per candidate move in each), unless set otherwise.
+/// Rollouts per candidate move of the `hard` Fugitive's search, unless set otherwise: its budget
+/// per decision is this many times the number of candidates.
 pub const DEFAULT_ROLLOUTS: usize = 64;
 
 /// What a lost rollout is worth at most, for how far the trail got.
