@@ -32,20 +32,22 @@ const ROLLOUT_ACTIONS: usize = 400;
 ///   a spare card under a hideout now and then, passes when every placement would burn live
 ///   cards, and plays 42 when it wins at once (R15) or leaves three or more hideouts to find.
 /// - `hard`: plays the hiding game by determinized Monte Carlo from his own view. It samples
-///   [`DEFAULT_ROLLOUTS`] worlds that agree with his view (the Marshal's hand from the decks
-///   she drew from, the decks' order), replays the game so far in each, and plays every
-///   candidate move out in every world (the same worlds for each move): each placement with
-///   its cheapest sprint cards, with one and with two bluff cards more (spare cards below the
+///   worlds that agree with his view (`world.rs`: the Marshal's hand from the decks she drew
+///   from, the decks' order, and with events on, the event deck he can infer: the variant,
+///   the events seen so far and when, what is left in each pile), replays the game so far in
+///   each, and plays every candidate move out in the same worlds: each placement with its
+///   cheapest sprint cards, with one and with two bluff cards more (spare cards below the
 ///   hideout), every hideout he can reach (a number she just guessed included), passing, and
-///   on a draw every deck. The rollouts' Marshal is our own: the `hard` Marshal, who reads
+///   on a draw every deck. The candidates compete by sequential halving: after each round the
+///   worse half drops out and the rest play on in new worlds, so most rollouts go to telling
+///   the best moves apart. The rollouts' Marshal is our own: the `hard` Marshal, who reads
 ///   the exact deduction of her view in that world and guesses where her belief is strongest,
 ///   so a move scores by how well it hides from that belief; or the `easy` one, in the share
 ///   of the worlds that his belief gives her (a Bayesian update over her past draws and
 ///   guesses, replayed in a few worlds against both models). His own play in the rollouts is
-///   `easy`; a rollout he wins is worth 1, a lost one a little for how far his trail got. Its
-///   rollouts are games without events: the event cards he cannot see are not dealt (a
-///   simplification; the current position's events already count through his legal moves).
-///   Its budget is bounded: [`DEFAULT_ROLLOUTS`] rollouts of at most 400 actions per move.
+///   `easy`; a rollout he wins is worth 1, a lost one a little for how far his trail got.
+///   Its budget is bounded: [`DEFAULT_ROLLOUTS`] rollouts per candidate of at most 400
+///   actions each, and optionally a time limit per decision ([`FugitiveBot::with_budget`]).
 /// - Events (`easy` and `hard`, [`choose`]): F5 Smoke Screen puts his lowest dead card (below
 ///   the end of the trail) under the most recent face-down hideout, or declines; N6 Change of
 ///   Plans returns his lowest dead card, or declines; N5 Town Gossip looks at the deck he would
@@ -152,8 +154,9 @@ impl FugitiveBot {
         let mut value = vec![0.0; moves.len()];
         let mut done = 0;
         'rounds: for _ in 0..rounds {
-            let more = (budget / rounds / alive.len()).max(1);
-            for w in done..done + more {
+            let end = done + (budget / rounds / alive.len()).max(1);
+            while done < end {
+                let w = done;
                 while worlds.len() <= w {
                     let world = (0..SAMPLE_TRIES).find_map(|_| world::sample(view, &mut self.rng, None));
                     match world {
@@ -162,7 +165,8 @@ impl FugitiveBot {
                     }
                 }
                 // The `hard` Marshal in a `hard` share of the worlds, spread evenly.
-                let level = if ((w as f64 + 0.5) * GOLDEN).fract() < hard { Level::Hard } else { Level::Easy };
+                let level =
+                    if ((w as f64 + 0.5) * GOLDEN).fract() < hard { Level::Hard } else { Level::Easy };
                 let seed = base ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
                 for &m in &alive {
                     let mut game = worlds[w].clone();
@@ -453,7 +457,8 @@ mod tests {
         for variant in EventVariant::ALL {
             let mut searches = 0;
             for seed in 0..3u64 {
-                let rules = RuleOptions { events: variant, pass_bonus_draw: seed == 1, ..RuleOptions::default() };
+                let rules =
+                    RuleOptions { events: variant, pass_bonus_draw: seed == 1, ..RuleOptions::default() };
                 let mut game = Game::new(Setup::new(seed).with_rules(rules));
                 let mut fugitive = FugitiveBot::new(Level::Hard, seed).with_rollouts(2);
                 let mut marshal = MarshalBot::new(if seed == 0 { Level::Easy } else { Level::Hard }, seed);
@@ -464,7 +469,10 @@ mod tests {
                             let candidates = candidates(&view);
                             if candidates.len() > 1 {
                                 let (best, searched) = fugitive.clone().search(&view, &candidates);
-                                assert!(best.is_some() && searched.rollouts >= candidates.len(), "{variant:?}");
+                                assert!(
+                                    best.is_some() && searched.rollouts >= candidates.len(),
+                                    "{variant:?}"
+                                );
                                 searches += 1;
                             }
                             fugitive.act(&view).expect("his move")

@@ -161,13 +161,17 @@ impl Decks {
     }
 }
 
+/// Looks at each of the Marshal's draws and guesses in a sampled world: the game before it,
+/// and the action.
+pub(crate) type Judge<'a> = dyn FnMut(&Game, Action) + 'a;
+
 /// A whole game agreeing with the Fugitive's view, or `None` when this draw of the unseen
 /// cards contradicts it (then draw again). `evidence`, if given, adds up `judge` for each of
 /// the Marshal's draws and guesses as they are replayed (the game before her action, and it).
 pub(crate) fn sample(
     view: &FugitiveView,
     rng: &mut impl Rng,
-    mut judge: Option<&mut dyn FnMut(&Game, Action)>,
+    mut judge: Option<&mut Judge<'_>>,
 ) -> Option<Game> {
     let v = view.view();
     let variant = v.rules.events;
@@ -235,7 +239,9 @@ pub(crate) fn sample(
     }
     let drawn = piles.each_ref().map(Vec::len);
     let piles = match variant {
-        EventVariant::Discovery => [with_rest(&piles[0], EventCard::ALL.into_iter(), rng), Vec::new(), Vec::new()],
+        EventVariant::Discovery => {
+            [with_rest(&piles[0], EventCard::ALL.into_iter(), rng), Vec::new(), Vec::new()]
+        }
         EventVariant::Catchup => {
             [0, 1, 2].map(|i| with_rest(&piles[i], EventCard::with_icon(Icon::ALL[i]), rng))
         }
@@ -271,7 +277,11 @@ pub(crate) fn sample(
 }
 
 /// The cards of a pile already drawn (its top, in order), then the rest of `all` shuffled.
-fn with_rest(drawn: &[EventCard], all: impl Iterator<Item = EventCard>, rng: &mut impl Rng) -> Vec<EventCard> {
+fn with_rest(
+    drawn: &[EventCard],
+    all: impl Iterator<Item = EventCard>,
+    rng: &mut impl Rng,
+) -> Vec<EventCard> {
     let mut rest: Vec<EventCard> = all.filter(|c| !drawn.contains(c)).collect();
     rest.shuffle(rng);
     drawn.iter().copied().chain(rest).collect()
@@ -302,9 +312,9 @@ fn event_pool(variant: EventVariant, decks: &Decks, piles: &[Vec<EventCard>; 3])
 /// cards the Marshal sent to the bottom in this world, the next one last.
 fn action_of(phase: Phase, event: &Event, returned: &mut Vec<Card>) -> Option<Action> {
     let drawn = match *event {
-        Event::Drew { deck, .. } | Event::EventDrawn { deck: Some(deck), .. } | Event::CatchupDrawn { deck, .. } => {
-            Some(deck)
-        }
+        Event::Drew { deck, .. }
+        | Event::EventDrawn { deck: Some(deck), .. }
+        | Event::CatchupDrawn { deck, .. } => Some(deck),
         _ => None,
     };
     let choose = |choice| Some(Action::Choose { choice });
