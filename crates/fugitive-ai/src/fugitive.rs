@@ -16,7 +16,7 @@ use crate::world;
 
 /// Rollouts per candidate move of the `hard` Fugitive's search, unless set otherwise: its budget
 /// per decision is this many times the number of candidates.
-pub const DEFAULT_ROLLOUTS: usize = 64;
+pub const DEFAULT_ROLLOUTS: usize = 32;
 
 /// What a lost rollout is worth at most, for how far the trail got.
 const PROGRESS_WORTH: f64 = 0.2;
