@@ -51,6 +51,15 @@ struct Args {
     /// The `hard` Fugitive's rollouts per candidate move.
     #[arg(long, default_value_t = DEFAULT_ROLLOUTS)]
     rollouts: usize,
+    /// The index of the first game: `--first 1000 --games 1000` plays the second half of the
+    /// games of `--games 2000` (the same seed gives the same games), so a long run can be
+    /// played in pieces.
+    #[arg(long, default_value_t = 0)]
+    first: usize,
+    /// Also write every time per decision of the Fugitive to this file, one line per decision:
+    /// microseconds of the bot, then of the `easy` baseline on the same view.
+    #[arg(long)]
+    times: Option<std::path::PathBuf>,
     /// Worker threads (games are independent).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -76,7 +85,7 @@ fn main() -> Result<()> {
                     if i >= args.games {
                         break;
                     }
-                    let seed = mix(args.seed, i as u64);
+                    let seed = mix(args.seed, (args.first + i) as u64);
                     let rules = args.rules();
                     let setup = Setup::new(Seed::from(seed)).with_rules(rules);
                     let mut fugitive = FugitiveBot::new(args.fugitive, seed).with_rollouts(args.rollouts);
@@ -94,6 +103,15 @@ fn main() -> Result<()> {
     bar.finish_and_clear();
     let results = results.into_inner().expect("no worker panics");
     print!("{}", report(&args, &results));
+    if let Some(path) = &args.times {
+        let mut lines = String::new();
+        for r in &results {
+            for (bot, easy) in r.thinking[Role::Fugitive].iter().zip(&r.baseline) {
+                lines.push_str(&format!("{} {}\n", bot.as_micros(), easy.as_micros()));
+            }
+        }
+        std::fs::write(path, lines)?;
+    }
     let refused = results.iter().filter(|r| r.refused.is_some()).count();
     if refused > 0 {
         bail!("{refused} games ended by a refused bot move: a bot bug");
@@ -187,8 +205,9 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
     let mut baseline: Vec<Duration> = results.iter().flat_map(|r| r.baseline.iter().copied()).collect();
     let baseline = timing("baseline: Fugitive easy, same views".to_string(), &mut baseline);
     format!(
-        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {}\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}{}",
+        "{} games from game {}, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {}\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}{}",
         n,
+        args.first,
         args.fugitive,
         args.marshal,
         args.seed,
