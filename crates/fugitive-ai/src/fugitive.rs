@@ -153,8 +153,18 @@ impl FugitiveBot {
         let mut alive: Vec<usize> = (0..moves.len()).collect();
         let mut value = vec![0.0; moves.len()];
         let mut done = 0;
-        'rounds: for _ in 0..rounds {
-            let end = done + (budget / rounds / alive.len()).max(1);
+        let mut left = budget;
+        'rounds: for round in 0..rounds {
+            // Every candidate plays in at least FIRST_ROUND worlds before any drops out: a
+            // strong Marshal beats most rollouts, and a few worlds cannot tell moves apart.
+            let share = (left / (rounds - round) / alive.len()).max(1);
+            let more = match round {
+                0 => share.max(FIRST_ROUND.min(self.rollouts)),
+                _ if left < alive.len() => break,
+                _ => share,
+            };
+            left = left.saturating_sub(more * alive.len());
+            let end = done + more;
             while done < end {
                 let w = done;
                 while worlds.len() <= w {
@@ -194,6 +204,9 @@ impl FugitiveBot {
         (best.map(|m| moves[m]), searched)
     }
 }
+
+/// The fewest worlds every candidate plays in before the first ones drop out.
+const FIRST_ROUND: usize = 16;
 
 /// How many draws of the unseen cards a world may take before the search gives up on it.
 const SAMPLE_TRIES: usize = 8;
@@ -503,8 +516,10 @@ mod tests {
         let action = bot.act(&view).unwrap();
         game.apply(Role::Fugitive, action).unwrap();
         // Without a limit, the rollout count bounds it: at most that many per candidate.
-        let mut bot = FugitiveBot::new(Level::Hard, 5).with_rollouts(8);
-        let (_, searched) = bot.search(&view, &moves);
-        assert!(searched.rollouts > moves.len() && searched.rollouts <= 8 * moves.len());
+        for rollouts in [1, 8, 32] {
+            let mut bot = FugitiveBot::new(Level::Hard, 5).with_rollouts(rollouts);
+            let (_, searched) = bot.search(&view, &moves);
+            assert!(searched.rollouts >= moves.len() && searched.rollouts <= rollouts * moves.len());
+        }
     }
 }
