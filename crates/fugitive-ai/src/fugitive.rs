@@ -16,7 +16,7 @@ use crate::world;
 
 /// Rollouts per candidate move of the `hard` Fugitive's search, unless set otherwise: its budget
 /// per decision is this many times the number of candidates.
-pub const DEFAULT_ROLLOUTS: usize = 32;
+pub const DEFAULT_ROLLOUTS: usize = 64;
 
 /// What a lost rollout is worth at most, for how far the trail got.
 const PROGRESS_WORTH: f64 = 0.2;
@@ -149,7 +149,13 @@ impl FugitiveBot {
         let hard = hard_belief(&evidence);
         let base: u64 = self.rng.random();
         let budget = self.rollouts * moves.len();
-        let rounds = (usize::BITS - (moves.len() - 1).leading_zeros()).max(1) as usize;
+        // Against a Marshal he takes for the `hard` one, every candidate plays in every world
+        // (one round); against the `easy` one, whose guesses make each rollout a lottery,
+        // sequential halving spends the rollouts on the best few.
+        let rounds = match hard < 0.5 {
+            true => (usize::BITS - (moves.len() - 1).leading_zeros()).max(1) as usize,
+            false => 1,
+        };
         let mut alive: Vec<usize> = (0..moves.len()).collect();
         let mut value = vec![0.0; moves.len()];
         let mut done = 0;
