@@ -38,9 +38,11 @@ const ROLLOUT_ACTIONS: usize = 400;
 ///   each, and plays every candidate move out in the same worlds: each placement with its
 ///   cheapest sprint cards, with one and with two bluff cards more (spare cards below the
 ///   hideout), every hideout he can reach (a number she just guessed included), passing, and
-///   on a draw every deck. The candidates compete by sequential halving: after each round the
-///   worse half drops out and the rest play on in new worlds, so most rollouts go to telling
-///   the best moves apart. The rollouts' Marshal is our own: the `hard` Marshal, who reads
+///   on a draw every deck. Against a Marshal he takes for the `easy` one, the candidates
+///   compete by sequential halving: after each round the worse half drops out and the rest
+///   play on in new worlds, so most rollouts go to telling the best moves apart; against one
+///   he takes for the `hard` one, every candidate plays in every world. The rollouts' Marshal
+///   is our own: the `hard` Marshal, who reads
 ///   the exact deduction of her view in that world and guesses where her belief is strongest,
 ///   so a move scores by how well it hides from that belief; or the `easy` one, in the share
 ///   of the worlds that his belief gives her (a Bayesian update over her past draws and
@@ -121,10 +123,10 @@ impl FugitiveBot {
         }
     }
 
-    /// Determinized Monte Carlo over `moves` by sequential halving: every candidate still in
-    /// the running is played out in the same sampled worlds (common random numbers), then the
-    /// worse half drops out and the rest play in more worlds, so the budget goes to telling
-    /// the best moves apart. The rollouts' Marshal is the `hard` one in a share of the worlds
+    /// Determinized Monte Carlo over `moves`: every candidate still in the running is played
+    /// out in the same sampled worlds (common random numbers). Against a Marshal he takes for
+    /// the `easy` one, by sequential halving: the worse half drops out and the rest play in
+    /// more worlds, so the budget goes to telling the best moves apart. The rollouts' Marshal is the `hard` one in a share of the worlds
     /// that is his belief that she plays like it (see [`hard_belief`]), the `easy` one in the
     /// others. `None` when no world agrees with his view (it should not happen).
     pub(crate) fn search(&mut self, view: &FugitiveView, moves: &[Action]) -> (Option<Action>, Searched) {
