@@ -1,18 +1,21 @@
 //! The computer Fugitive: it reads only a [`FugitiveView`].
 
+use std::time::{Duration, Instant};
+
 use fugitive_core::{
-    Action, Card, Cards, Choice, Deal, Decision, Deck, DeckCard, Event, EventVariant, Game, Icon,
-    LegalActions, Phase, Role, RuleOptions, SprintOptions,
+    Action, Card, Cards, Choice, Decision, Deck, DeckCard, Game, Icon, LegalActions, Phase, Role,
+    SprintOptions,
 };
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::deduction::Deduction;
 use crate::marshal::MarshalBot;
 use crate::view::{FugitiveView, Level, MarshalView, best_choice, last_card, peeked};
+use crate::world;
 
-/// Worlds the `hard` Fugitive samples per decision (one rollout per candidate move in each), unless set otherwise.
+/// Rollouts per candidate move of the `hard` Fugitive's search, unless set otherwise: its budget
+/// per decision is this many times the number of candidates.
 pub const DEFAULT_ROLLOUTS: usize = 64;
 
 /// What a lost rollout is worth at most, for how far the trail got.
@@ -29,20 +32,24 @@ const ROLLOUT_ACTIONS: usize = 400;
 ///   a spare card under a hideout now and then, passes when every placement would burn live
 ///   cards, and plays 42 when it wins at once (R15) or leaves three or more hideouts to find.
 /// - `hard`: plays the hiding game by determinized Monte Carlo from his own view. It samples
-///   [`DEFAULT_ROLLOUTS`] worlds that agree with his view (the Marshal's hand from the decks
-///   she drew from, the decks' order), replays the game so far in each, and plays every
-///   candidate move out in every world (the same worlds for each move): each placement with
-///   its cheapest sprint cards, with one and with two bluff cards more (spare cards below the
+///   worlds that agree with his view (`world.rs`: the Marshal's hand from the decks she drew
+///   from, the decks' order, and with events on, the event deck he can infer: the variant,
+///   the events seen so far and when, what is left in each pile), replays the game so far in
+///   each, and plays every candidate move out in the same worlds: each placement with its
+///   cheapest sprint cards, with one and with two bluff cards more (spare cards below the
 ///   hideout), every hideout he can reach (a number she just guessed included), passing, and
-///   on a draw every deck. The rollouts' Marshal is our own: the `hard` Marshal, who reads
+///   on a draw every deck. Against a Marshal he takes for the `easy` one, the candidates
+///   compete by sequential halving: after each round the worse half drops out and the rest
+///   play on in new worlds, so most rollouts go to telling the best moves apart; against one
+///   he takes for the `hard` one, every candidate plays in every world. The rollouts' Marshal
+///   is our own: the `hard` Marshal, who reads
 ///   the exact deduction of her view in that world and guesses where her belief is strongest,
 ///   so a move scores by how well it hides from that belief; or the `easy` one, in the share
 ///   of the worlds that his belief gives her (a Bayesian update over her past draws and
 ///   guesses, replayed in a few worlds against both models). His own play in the rollouts is
-///   `easy`; a rollout he wins is worth 1, a lost one a little for how far his trail got. Its
-///   rollouts are games without events: the event cards he cannot see are not dealt (a
-///   simplification; the current position's events already count through his legal moves).
-///   Its budget is bounded: [`DEFAULT_ROLLOUTS`] rollouts of at most 400 actions per move.
+///   `easy`; a rollout he wins is worth 1, a lost one a little for how far his trail got.
+///   Its budget is bounded: [`DEFAULT_ROLLOUTS`] rollouts per candidate of at most 400
+///   actions each, and optionally a time limit per decision ([`FugitiveBot::with_budget`]).
 /// - Events (`easy` and `hard`, [`choose`]): F5 Smoke Screen puts his lowest dead card (below
 ///   the end of the trail) under the most recent face-down hideout, or declines; N6 Change of
 ///   Plans returns his lowest dead card, or declines; N5 Town Gossip looks at the deck he would
@@ -52,18 +59,37 @@ pub struct FugitiveBot {
     level: Level,
     rng: ChaCha8Rng,
     rollouts: usize,
+    budget: Option<Duration>,
+}
+
+/// What the last search did, for the tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Searched {
+    /// Worlds sampled that agree with his view.
+    pub worlds: usize,
+    /// Rollouts played.
+    pub rollouts: usize,
 }
 
 impl FugitiveBot {
     /// A Fugitive of this level; `seed` makes its choices reproducible.
     pub fn new(level: Level, seed: u64) -> FugitiveBot {
-        FugitiveBot { level, rng: ChaCha8Rng::seed_from_u64(seed), rollouts: DEFAULT_ROLLOUTS }
+        FugitiveBot { level, rng: ChaCha8Rng::seed_from_u64(seed), rollouts: DEFAULT_ROLLOUTS, budget: None }
     }
 
-    /// The same bot with another number of sampled worlds per decision (`hard` only).
+    /// The same bot with another number of rollouts per candidate move (`hard` only): the
+    /// search plays at most this many times the number of candidates.
     #[must_use]
     pub fn with_rollouts(self, rollouts: usize) -> FugitiveBot {
         FugitiveBot { rollouts: rollouts.max(1), ..self }
+    }
+
+    /// The same bot with a time limit per decision (`hard` only): the search stops after the
+    /// first world that ends past it and plays the best move so far. The rollout count still
+    /// bounds it; without a limit the bot plays the same moves on any machine.
+    #[must_use]
+    pub fn with_budget(self, budget: Duration) -> FugitiveBot {
+        FugitiveBot { budget: Some(budget), ..self }
     }
 
     /// Its action, or `None` when it is not the Fugitive's move.
@@ -79,7 +105,7 @@ impl FugitiveBot {
             let easy = Action::Draw { deck: draw_choice(view, &legal.draws) };
             if self.level == Level::Hard && legal.draws.len() > 1 {
                 let draws: Vec<Action> = legal.draws.iter().map(|&deck| Action::Draw { deck }).collect();
-                return Some(self.search(view, &draws).unwrap_or(easy));
+                return Some(self.search(view, &draws).0.unwrap_or(easy));
             }
             return Some(easy);
         }
@@ -91,52 +117,110 @@ impl FugitiveBot {
         match self.level {
             Level::Hard if moves.len() > 1 => {
                 let actions: Vec<Action> = moves.iter().map(|m| m.action).collect();
-                Some(self.search(view, &actions).unwrap_or(easy))
+                Some(self.search(view, &actions).0.unwrap_or(easy))
             }
             _ => Some(easy),
         }
     }
 
-    /// Determinized Monte Carlo over `moves`: every candidate is played out in the same
-    /// sampled worlds (common random numbers). The rollouts' Marshal is the `hard` one in a
-    /// share of the worlds that is his belief that she plays like it (see [`hard_belief`]),
-    /// the `easy` one in the others.
-    fn search(&mut self, view: &FugitiveView, moves: &[Action]) -> Option<Action> {
-        let mut worlds = Vec::with_capacity(self.rollouts);
+    /// Determinized Monte Carlo over `moves`: every candidate still in the running is played
+    /// out in the same sampled worlds (common random numbers). Against a Marshal he takes for
+    /// the `easy` one, by sequential halving: the worse half drops out and the rest play in
+    /// more worlds, so the budget goes to telling the best moves apart. The rollouts' Marshal is the `hard` one in a share of the worlds
+    /// that is his belief that she plays like it (see [`hard_belief`]), the `easy` one in the
+    /// others. `None` when no world agrees with his view (it should not happen).
+    pub(crate) fn search(&mut self, view: &FugitiveView, moves: &[Action]) -> (Option<Action>, Searched) {
+        let started = Instant::now();
+        let mut searched = Searched::default();
         let mut evidence = Vec::new();
-        for i in 0..self.rollouts {
+        let mut worlds = Vec::new();
+        for _ in 0..MODEL_WORLDS * SAMPLE_TRIES {
+            if worlds.len() == MODEL_WORLDS {
+                break;
+            }
             let mut llr = 0.0;
-            let check = (i < MODEL_WORLDS).then_some(&mut llr);
-            if let Some(world) = determinize(view, &mut self.rng, check) {
+            let mut judge = |game: &Game, action| llr += hard_evidence(game, action);
+            if let Some(world) = world::sample(view, &mut self.rng, Some(&mut judge)) {
                 worlds.push(world);
-                if i < MODEL_WORLDS {
-                    evidence.push(llr);
-                }
+                evidence.push(llr);
             }
         }
         if worlds.is_empty() {
-            return None;
+            return (None, searched);
         }
         let hard = hard_belief(&evidence);
-        let n = worlds.len();
-        let mut best = (f64::MIN, moves[0]);
-        for &action in moves {
-            let mut value = 0.0;
-            for (i, world) in worlds.iter().enumerate() {
-                let mut game = world.clone();
-                if game.apply(Role::Fugitive, action).is_err() {
-                    return None;
+        let base: u64 = self.rng.random();
+        let budget = self.rollouts * moves.len();
+        // Against a Marshal he takes for the `hard` one, every candidate plays in every world
+        // (one round); against the `easy` one, whose guesses make each rollout a lottery,
+        // sequential halving spends the rollouts on the best few.
+        let rounds = match hard < 0.5 {
+            true => (usize::BITS - (moves.len() - 1).leading_zeros()).max(1) as usize,
+            false => 1,
+        };
+        let mut alive: Vec<usize> = (0..moves.len()).collect();
+        let mut value = vec![0.0; moves.len()];
+        let mut done = 0;
+        let mut left = budget;
+        'rounds: for round in 0..rounds {
+            // Every candidate plays in at least FIRST_ROUND worlds before any drops out: a
+            // strong Marshal beats most rollouts, and a few worlds cannot tell moves apart.
+            let share = (left / (rounds - round) / alive.len()).max(1);
+            let more = match round {
+                0 => share.max(FIRST_ROUND.min(self.rollouts)),
+                _ if left < alive.len() => break,
+                _ => share,
+            };
+            left = left.saturating_sub(more * alive.len());
+            let end = done + more;
+            while done < end {
+                let w = done;
+                while worlds.len() <= w {
+                    let world = (0..SAMPLE_TRIES).find_map(|_| world::sample(view, &mut self.rng, None));
+                    match world {
+                        Some(world) => worlds.push(world),
+                        None => break 'rounds,
+                    }
                 }
-                let level = if (i as f64 + 0.5) / n as f64 <= hard { Level::Hard } else { Level::Easy };
-                value += rollout(&mut game, level, i as u64, &mut self.rng);
+                // The `hard` Marshal in a `hard` share of the worlds, spread evenly.
+                let level =
+                    if ((w as f64 + 0.5) * GOLDEN).fract() < hard { Level::Hard } else { Level::Easy };
+                let seed = base ^ (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                for &m in &alive {
+                    let mut game = worlds[w].clone();
+                    if game.apply(Role::Fugitive, moves[m]).is_err() {
+                        return (None, searched);
+                    }
+                    value[m] += rollout(&mut game, level, seed);
+                    searched.rollouts += 1;
+                }
+                done = w + 1;
+                if self.budget.is_some_and(|b| started.elapsed() >= b) {
+                    break 'rounds;
+                }
             }
-            if value > best.0 {
-                best = (value, action);
+            if alive.len() > 1 {
+                alive.sort_by(|a, b| value[*b].total_cmp(&value[*a]).then(a.cmp(b)));
+                alive.truncate(alive.len().div_ceil(2));
             }
         }
-        Some(best.1)
+        searched.worlds = worlds.len();
+        if done == 0 {
+            return (None, searched);
+        }
+        let best = alive.iter().copied().max_by(|a, b| value[*a].total_cmp(&value[*b]).then(b.cmp(a)));
+        (best.map(|m| moves[m]), searched)
     }
 }
+
+/// The fewest worlds every candidate plays in before the first ones drop out.
+const FIRST_ROUND: usize = 16;
+
+/// How many draws of the unseen cards a world may take before the search gives up on it.
+const SAMPLE_TRIES: usize = 8;
+
+/// The golden ratio's fractional part: spreads the `hard` worlds evenly over any prefix.
+const GOLDEN: f64 = 0.618_033_988_749_895;
 
 /// His belief that the Marshal plays like the `hard` one before she has moved.
 const HARD_PRIOR: f64 = 0.1;
@@ -332,94 +416,12 @@ impl Move {
     }
 }
 
-/// A whole game agreeing with the Fugitive's view: the cards he cannot see (the Marshal's
-/// hand, the decks' order) dealt at random, then the game so far replayed.
-///
-/// With `evidence`, it also adds up [`hard_evidence`] for each of the Marshal's draws and
-/// guesses replayed.
-fn determinize(view: &FugitiveView, rng: &mut impl Rng, mut evidence: Option<&mut f64>) -> Option<Game> {
-    let v = view.view();
-    let mut known = view.hand();
-    for card in &v.trail {
-        known = known.union(card.sprints.unwrap_or_default());
-        if let Some(c) = card.card {
-            known.insert(c);
-        }
-    }
-    let mut his_draws: [Vec<Card>; 3] = Default::default();
-    let mut order: [Vec<Role>; 3] = Default::default();
-    for event in &v.history {
-        if let Event::Drew { role, deck, card } = *event {
-            order[deck.index()].push(role);
-            if role == Role::Fugitive {
-                his_draws[deck.index()].push(card?);
-            }
-        }
-    }
-    let drawn: Cards = his_draws.iter().flatten().copied().collect();
-    let start = known.difference(drawn).without(Card::START);
-    let decks = Deck::ALL.map(|deck| {
-        let mut unseen: Vec<Card> = deck.cards().difference(known).iter().collect();
-        unseen.shuffle(rng);
-        let mut his = his_draws[deck.index()].iter().copied();
-        let mut cards = Vec::new();
-        for role in &order[deck.index()] {
-            match role {
-                Role::Fugitive => cards.extend(his.next()),
-                Role::Marshal => cards.extend(unseen.pop()),
-            }
-        }
-        cards.extend(unseen);
-        cards
-    });
-    let rules = RuleOptions { events: EventVariant::Off, ..v.rules };
-    let mut game = Game::from_deal(rules, Deal { decks, fugitive_hand: start }).ok()?;
-    let mut next = 0;
-    while next < v.history.len() {
-        let event = &v.history[next];
-        let action = match (game.phase(), *event) {
-            // R11a: after a pass, his bonus draw or his decline answered a decision.
-            (Phase::Pending { decision: Decision::PassBonus, .. }, Event::Drew { deck, .. }) => {
-                Some((Role::Fugitive, Action::Choose { choice: Choice::Deck { deck } }))
-            }
-            (Phase::Pending { decision: Decision::PassBonus, .. }, Event::Declined { .. }) => {
-                Some((Role::Fugitive, Action::Choose { choice: Choice::Decline }))
-            }
-            _ => action_of(event),
-        };
-        match action {
-            Some((role, action)) => {
-                if let (Some(llr), Role::Marshal) = (evidence.as_deref_mut(), role) {
-                    *llr += hard_evidence(&game, action);
-                }
-                game.apply(role, action).ok()?;
-                next = game.history().len();
-            }
-            None => next += 1,
-        }
-    }
-    Some(game)
-}
-
-/// The action behind a history entry the Fugitive sees, if it was one.
-fn action_of(event: &Event) -> Option<(Role, Action)> {
-    match *event {
-        Event::Drew { role, deck, .. } => Some((role, Action::Draw { deck })),
-        Event::Placed { hideout: Some(hideout), sprints: Some(sprints), .. } => {
-            Some((Role::Fugitive, Action::Place { hideout, sprints }))
-        }
-        Event::Passed => Some((Role::Fugitive, Action::Pass)),
-        Event::TurnEnded => Some((Role::Fugitive, Action::EndTurn)),
-        Event::Guessed { numbers, .. } => Some((Role::Marshal, Action::Guess { numbers })),
-        _ => None,
-    }
-}
-
 /// Plays `game` out, `easy` Fugitive against a `marshal` of that level. Worth 1 if the Fugitive
 /// wins; a loss is worth a little for how far his trail got (a tie-break among moves that
 /// all lose against a strong Marshal).
-fn rollout(game: &mut Game, marshal: Level, seed: u64, rng: &mut impl Rng) -> f64 {
+fn rollout(game: &mut Game, marshal: Level, seed: u64) -> f64 {
     let mut marshal = MarshalBot::new(marshal, seed);
+    let rng = &mut ChaCha8Rng::seed_from_u64(seed ^ 0xf0e1_d2c3);
     for _ in 0..ROLLOUT_ACTIONS {
         let Some(role) = game.to_move() else { break };
         let action = match role {
@@ -454,22 +456,78 @@ fn rollout(game: &mut Game, marshal: Level, seed: u64, rng: &mut impl Rng) -> f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fugitive_core::{Setup, Viewer};
+    use fugitive_core::{EventVariant, RuleOptions, Setup};
 
+    /// The candidates `act` searches over in this view, if it searches.
+    fn candidates(view: &FugitiveView) -> Vec<Action> {
+        let legal = view.legal_actions();
+        if !legal.choices.is_empty() {
+            Vec::new()
+        } else if !legal.draws.is_empty() {
+            legal.draws.iter().map(|&deck| Action::Draw { deck }).collect()
+        } else {
+            moves(view, &legal).iter().map(|m| m.action).collect()
+        }
+    }
+
+    /// With every event variant (EVENTS.md), the search plays its rollouts with the event deck
+    /// it infers: at every decision with a choice of moves it finds worlds and plays them out
+    /// (it never falls back to the `easy` move), and every move it makes is legal.
     #[test]
-    fn a_determinized_game_agrees_with_his_view() {
-        for seed in 0..30u64 {
-            // R11a: with the pass bonus, his bonus draws and declines replay as his choices.
-            let rules = RuleOptions { pass_bonus_draw: seed % 2 == 1, ..RuleOptions::default() };
-            let mut game = Game::new(Setup::new(seed).with_rules(rules));
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            while let Some(role) = game.to_move() {
-                let view = FugitiveView::of(&game);
-                let sample = determinize(&view, &mut rng, None).expect("a deal that fits his view");
-                assert_eq!(sample.view(Viewer::Fugitive), game.view(Viewer::Fugitive));
-                let action = game.legal_actions(role).sample(&mut rng).unwrap();
-                game.apply(role, action).unwrap();
+    fn with_events_it_searches_and_plays_legal_moves() {
+        for variant in EventVariant::ALL {
+            let mut searches = 0;
+            for seed in 0..3u64 {
+                let rules =
+                    RuleOptions { events: variant, pass_bonus_draw: seed == 1, ..RuleOptions::default() };
+                let mut game = Game::new(Setup::new(seed).with_rules(rules));
+                let mut fugitive = FugitiveBot::new(Level::Hard, seed).with_rollouts(2);
+                let mut marshal = MarshalBot::new(if seed == 0 { Level::Easy } else { Level::Hard }, seed);
+                while let Some(role) = game.to_move() {
+                    let action = match role {
+                        Role::Fugitive => {
+                            let view = FugitiveView::of(&game);
+                            let candidates = candidates(&view);
+                            if candidates.len() > 1 {
+                                let (best, searched) = fugitive.clone().search(&view, &candidates);
+                                assert!(
+                                    best.is_some() && searched.rollouts >= candidates.len(),
+                                    "{variant:?}"
+                                );
+                                searches += 1;
+                            }
+                            fugitive.act(&view).expect("his move")
+                        }
+                        Role::Marshal => marshal.act(&MarshalView::of(&game)).expect("her move"),
+                    };
+                    if let Err(e) = game.apply(role, action) {
+                        panic!("{variant:?} seed {seed}: {role:?} {action:?} refused: {e}");
+                    }
+                }
             }
+            assert!(searches >= 5, "{variant:?}: {searches} searches");
+        }
+    }
+
+    /// The time limit: past it, the search stops after the world it is playing, so with no
+    /// time at all every candidate is played out in exactly one world.
+    #[test]
+    fn a_spent_budget_stops_the_search_after_one_world() {
+        let mut game = Game::new(Setup::new(5u64));
+        let mut bot = FugitiveBot::new(Level::Hard, 5).with_budget(Duration::ZERO);
+        let view = FugitiveView::of(&game);
+        let moves = candidates(&view);
+        assert!(moves.len() > 2);
+        let (best, searched) = bot.search(&view, &moves);
+        assert!(best.is_some_and(|m| moves.contains(&m)));
+        assert_eq!(searched.rollouts, moves.len());
+        let action = bot.act(&view).unwrap();
+        game.apply(Role::Fugitive, action).unwrap();
+        // Without a limit, the rollout count bounds it: at most that many per candidate.
+        for rollouts in [1, 8, 32] {
+            let mut bot = FugitiveBot::new(Level::Hard, 5).with_rollouts(rollouts);
+            let (_, searched) = bot.search(&view, &moves);
+            assert!(searched.rollouts >= moves.len() && searched.rollouts <= rollouts * moves.len());
         }
     }
 }

@@ -44,9 +44,10 @@ mod fugitive;
 mod marshal;
 mod sim;
 mod view;
+mod world;
 
 pub use deduction::{Candidate, Deduction, PositionCandidates};
-pub use fugitive::FugitiveBot;
+pub use fugitive::{DEFAULT_ROLLOUTS, FugitiveBot};
 pub use marshal::MarshalBot;
-pub use sim::{MatchResult, play_match};
+pub use sim::{MatchResult, play_bots, play_match};
 pub use view::{FugitiveView, Level, LevelError, MarshalView, WrongViewer};

@@ -42,16 +42,18 @@ impl MarshalBot {
         if legal.draws.is_empty() && legal.guess.is_none() && legal.choices.is_empty() {
             return None;
         }
-        let deduction = Deduction::of(view);
-        if !legal.choices.is_empty() {
-            return Some(Action::Choose { choice: choose(view, &deduction, &legal.choices, &legal.draws) });
-        }
-        if !legal.draws.is_empty() {
+        if !legal.draws.is_empty() && legal.choices.is_empty() {
+            // The `easy` Marshal draws without reading her notepad (it is solved only when used:
+            // the hard Fugitive's rollouts play thousands of her turns).
             let deck = match self.level {
-                Level::Hard => best_deck(&deduction, &legal.draws),
+                Level::Hard => best_deck(&Deduction::of(view), &legal.draws),
                 _ => *legal.draws.choose(&mut self.rng)?,
             };
             return Some(Action::Draw { deck });
+        }
+        let deduction = Deduction::of(view);
+        if !legal.choices.is_empty() {
+            return Some(Action::Choose { choice: choose(view, &deduction, &legal.choices, &legal.draws) });
         }
         let guess = legal.guess?;
         let open = guess.numbers;

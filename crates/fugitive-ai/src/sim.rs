@@ -24,14 +24,23 @@ pub struct MatchResult {
     pub refused: Option<Role>,
     /// How long each of a bot's decisions took (wall clock), in order.
     pub thinking: ByRole<Vec<Duration>>,
+    /// The baseline of the Fugitive's time: how long an `easy` Fugitive took to decide in the
+    /// same views, timed right after each of the Fugitive's decisions (so under the same load).
+    pub baseline: Vec<Duration>,
 }
 
 /// Plays one game of a `fugitive` bot against a `marshal` bot. Each bot is handed only its
 /// own role's view; `seed` seeds the bots (the deal comes from `setup`).
 pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> MatchResult {
+    play_bots(setup, FugitiveBot::new(fugitive, seed), MarshalBot::new(marshal, seed ^ 0x5eed))
+}
+
+/// Plays one game between these two bots (built with any options, e.g.
+/// [`FugitiveBot::with_budget`]). Each bot is handed only its own role's view.
+pub fn play_bots(setup: Setup, mut fugitive: FugitiveBot, mut marshal: MarshalBot) -> MatchResult {
     let mut game = Game::new(setup);
-    let mut fugitive = FugitiveBot::new(fugitive, seed);
-    let mut marshal = MarshalBot::new(marshal, seed ^ 0x5eed);
+    let mut easy = FugitiveBot::new(Level::Easy, 0);
+    let mut baseline = Vec::new();
     let mut refused = None;
     let mut thinking: ByRole<Vec<Duration>> = ByRole::default();
     while let Some(role) = game.to_move() {
@@ -40,10 +49,21 @@ pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> M
         }
         let start = Instant::now();
         let action = match role {
-            Role::Fugitive => fugitive.act(&FugitiveView::of(&game)),
-            Role::Marshal => marshal.act(&MarshalView::of(&game)),
+            Role::Fugitive => {
+                let view = FugitiveView::of(&game);
+                let action = fugitive.act(&view);
+                thinking[role].push(start.elapsed());
+                let start = Instant::now();
+                easy.act(&FugitiveView::of(&game));
+                baseline.push(start.elapsed());
+                action
+            }
+            Role::Marshal => {
+                let action = marshal.act(&MarshalView::of(&game));
+                thinking[role].push(start.elapsed());
+                action
+            }
         };
-        thinking[role].push(start.elapsed());
         // A bot always has a legal move on its turn; if it had none, it resigns and the
         // result says so, so a bot bug is counted, not taken for a loss.
         if action.is_none_or(|action| game.apply(role, action).is_err()) {
@@ -57,5 +77,6 @@ pub fn play_match(setup: Setup, fugitive: Level, marshal: Level, seed: u64) -> M
         marshal_turns: game.marshal_turns(),
         refused,
         thinking,
+        baseline,
     }
 }

@@ -55,8 +55,15 @@ pub fn wants_notepad(computer: Computer, game: &Game, viewer: Viewer) -> bool {
 #[cfg(test)]
 pub(crate) static SOLVED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
+/// The longest the hard Fugitive searches for one move ([`FugitiveBot::with_budget`]): it then
+/// plays the best move found so far. Its rollout count bounds it too, and usually first
+/// (`BENCHMARKS.md`: p50 and p99 per decision).
+pub const FUGITIVE_BUDGET: Duration = Duration::from_secs(1);
+
 /// The bot's action for `view`, its own role's view, or `None` when it has nothing to do.
-/// Runs on a blocking thread: the hard Fugitive searches for some milliseconds.
+/// Runs on a blocking thread, never on the room's actor: the hard Fugitive searches for up to
+/// [`FUGITIVE_BUDGET`]. Under `--deal-seed` its choices repeat as long as its search ends
+/// within the budget (on a machine so loaded that it does not, they follow the clock).
 ///
 /// A bot's move that the view's legal actions do not allow (a bot bug) is replaced by a random
 /// legal one and logged, so the game goes on instead of waiting for a move that never comes.
@@ -66,7 +73,9 @@ pub fn think(level: Level, view: View, seed: Option<u64>) -> Option<Action> {
     let seed = seed.unwrap_or_else(|| rand::rng().random());
     let legal = view.legal_actions();
     let action = match view.viewer {
-        Viewer::Fugitive => FugitiveBot::new(level, seed).act(&FugitiveView::new(view).ok()?),
+        Viewer::Fugitive => {
+            FugitiveBot::new(level, seed).with_budget(FUGITIVE_BUDGET).act(&FugitiveView::new(view).ok()?)
+        }
         Viewer::Marshal => MarshalBot::new(level, seed).act(&MarshalView::new(view).ok()?),
         Viewer::Spectator => None,
     };

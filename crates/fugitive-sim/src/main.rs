@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use clap::Parser;
-use fugitive_ai::{Level, MatchResult, play_match};
+use fugitive_ai::{DEFAULT_ROLLOUTS, FugitiveBot, Level, MarshalBot, MatchResult, play_bots};
 use fugitive_core::{EventVariant, OpeningHideouts, Role, RuleOptions, Seed, Setup};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -44,6 +44,22 @@ struct Args {
     /// The pass bonus draw (R11a): after a pass the Fugitive may draw from the lowest deck.
     #[arg(long)]
     pass_bonus: bool,
+    /// The `hard` Fugitive's time limit per decision in milliseconds (the server's is 1,000).
+    /// Without it the search is bounded by its rollout count only and the games repeat exactly.
+    #[arg(long)]
+    budget_ms: Option<u64>,
+    /// The `hard` Fugitive's rollouts per candidate move.
+    #[arg(long, default_value_t = DEFAULT_ROLLOUTS)]
+    rollouts: usize,
+    /// The index of the first game: `--first 1000 --games 1000` plays the second half of the
+    /// games of `--games 2000` (the same seed gives the same games), so a long run can be
+    /// played in pieces.
+    #[arg(long, default_value_t = 0)]
+    first: usize,
+    /// Also write every time per decision of the Fugitive to this file, one line per decision:
+    /// microseconds of the bot, then of the `easy` baseline on the same view.
+    #[arg(long)]
+    times: Option<std::path::PathBuf>,
     /// Worker threads (games are independent).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -69,10 +85,15 @@ fn main() -> Result<()> {
                     if i >= args.games {
                         break;
                     }
-                    let seed = mix(args.seed, i as u64);
+                    let seed = mix(args.seed, (args.first + i) as u64);
                     let rules = args.rules();
                     let setup = Setup::new(Seed::from(seed)).with_rules(rules);
-                    let result = play_match(setup, args.fugitive, args.marshal, seed);
+                    let mut fugitive = FugitiveBot::new(args.fugitive, seed).with_rollouts(args.rollouts);
+                    if let Some(ms) = args.budget_ms {
+                        fugitive = fugitive.with_budget(Duration::from_millis(ms));
+                    }
+                    let marshal = MarshalBot::new(args.marshal, seed ^ 0x5eed);
+                    let result = play_bots(setup, fugitive, marshal);
                     results.lock().expect("no worker panics").push(result);
                     bar.inc(1);
                 }
@@ -82,6 +103,15 @@ fn main() -> Result<()> {
     bar.finish_and_clear();
     let results = results.into_inner().expect("no worker panics");
     print!("{}", report(&args, &results));
+    if let Some(path) = &args.times {
+        let mut lines = String::new();
+        for r in &results {
+            for (bot, easy) in r.thinking[Role::Fugitive].iter().zip(&r.baseline) {
+                lines.push_str(&format!("{} {}\n", bot.as_micros(), easy.as_micros()));
+            }
+        }
+        std::fs::write(path, lines)?;
+    }
     let refused = results.iter().filter(|r| r.refused.is_some()).count();
     if refused > 0 {
         bail!("{refused} games ended by a refused bot move: a bot bug");
@@ -154,30 +184,38 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
     reasons.sort();
     let reasons: Vec<String> = reasons.into_iter().map(|(n, k)| format!("{n} {k}")).collect();
     let mean = |f: fn(&MatchResult) -> f64| results.iter().map(f).sum::<f64>() / n as f64;
-    let thinking = |role: Role| {
-        let mut times: Vec<Duration> =
-            results.iter().flat_map(|r| r.thinking[role].iter().copied()).collect();
+    let timing = |name: String, times: &mut Vec<Duration>| {
         times.sort();
         let at =
             |q: f64| times.get(((times.len().max(1) - 1) as f64 * q) as usize).copied().unwrap_or_default();
         format!(
-            "{role:?} {}: {} decisions, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms\n",
-            if role == Role::Fugitive { args.fugitive } else { args.marshal },
+            "{name}: {} decisions, p50 {:.3} ms, p99 {:.3} ms, max {:.2} ms\n",
             times.len(),
             ms(at(0.5)),
             ms(at(0.99)),
             ms(at(1.0))
         )
     };
+    let thinking = |role: Role| {
+        let mut times: Vec<Duration> =
+            results.iter().flat_map(|r| r.thinking[role].iter().copied()).collect();
+        let level = if role == Role::Fugitive { args.fugitive } else { args.marshal };
+        timing(format!("{role:?} {level}"), &mut times)
+    };
+    let mut baseline: Vec<Duration> = results.iter().flat_map(|r| r.baseline.iter().copied()).collect();
+    let baseline = timing("baseline: Fugitive easy, same views".to_string(), &mut baseline);
     format!(
-        "{} games, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}",
+        "{} games from game {}, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {}\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}{}",
         n,
+        args.first,
         args.fugitive,
         args.marshal,
         args.seed,
         args.events,
         args.opening,
         if args.pass_bonus { "on" } else { "off" },
+        args.rollouts,
+        args.budget_ms.map_or("none".to_string(), |ms| format!("{ms} ms")),
         line("Fugitive", wins(Role::Fugitive)),
         line("Marshal", wins(Role::Marshal)),
         reasons.join(", "),
@@ -185,6 +223,7 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
         mean(|r| f64::from(r.marshal_turns)),
         args.threads,
         thinking(Role::Fugitive),
+        baseline,
         thinking(Role::Marshal),
     )
 }
