@@ -60,11 +60,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::view::MarshalView;
 
-/// The solved notepad: every consistent trail counted (see the module documentation).
+/// The solved notepad: every consistent world counted (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deduction {
-    trails: u64,
+    worlds: u128,
     positions: Vec<PositionCandidates>,
+    /// Whether the counts are of complete worlds (`true`) or of trails, the bound.
+    exact: bool,
     /// The event cards drawn so far whose information this deduction does not use.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     ignored_events: Vec<EventCard>,
@@ -75,7 +77,7 @@ pub struct Deduction {
 pub struct PositionCandidates {
     /// Trail position, 1 for the first hideout.
     pub position: usize,
-    /// The numbers it can be, ascending, each with how many consistent trails give it.
+    /// The numbers it can be, ascending, each with how many consistent worlds give it.
     pub candidates: Vec<Candidate>,
 }
 
@@ -84,13 +86,24 @@ pub struct PositionCandidates {
 pub struct Candidate {
     /// The number.
     pub number: Card,
-    /// How many consistent trails put it here.
-    pub trails: u64,
+    /// How many consistent worlds put it here.
+    pub worlds: u128,
 }
 
 impl Deduction {
-    /// Solves the Marshal's notepad from her view alone.
+    /// Solves the Marshal's notepad from her view alone: the exact count of worlds, or the
+    /// count of trails when the exact one does not apply (see the module documentation).
     pub fn of(view: &MarshalView) -> Deduction {
+        let evidence = Evidence::read(view);
+        let bound = evidence.solve();
+        let mut deduction = if evidence.events { None } else { exact(&evidence, &bound) }.unwrap_or(bound);
+        deduction.ignored_events = ignored_events(view);
+        deduction
+    }
+
+    /// The count of consistent trails alone, each world's sprint cards not identified: the
+    /// fast bound the exact count prunes with and falls back to.
+    pub fn trails_only(view: &MarshalView) -> Deduction {
         let mut deduction = Evidence::read(view).solve();
         deduction.ignored_events = ignored_events(view);
         deduction
@@ -102,9 +115,16 @@ impl Deduction {
         &self.ignored_events
     }
 
-    /// How many consistent trails there are (0 only for evidence no real game can produce).
-    pub fn trails(&self) -> u64 {
-        self.trails
+    /// How many consistent worlds there are (0 only for evidence no real game can produce);
+    /// consistent trails when [`Deduction::exact`] is false.
+    pub fn worlds(&self) -> u128 {
+        self.worlds
+    }
+
+    /// Whether the counts are of complete worlds; `false`: of trails (the bound, with events
+    /// or when the exact count outgrew its budget).
+    pub fn exact(&self) -> bool {
+        self.exact
     }
 
     /// The face-down positions, in trail order, with their candidates.
@@ -112,37 +132,60 @@ impl Deduction {
         &self.positions
     }
 
-    /// The share of consistent trails that put `number` at `position` (0 if none do).
+    /// The share of consistent worlds that put `number` at `position` (0 if none do).
     pub fn share(&self, position: usize, number: Card) -> f64 {
         let count = self
             .positions
             .iter()
             .find(|p| p.position == position)
             .and_then(|p| p.candidates.iter().find(|c| c.number == number))
-            .map_or(0, |c| c.trails);
+            .map_or(0, |c| c.worlds);
         self.ratio(count)
     }
 
-    /// The share of consistent trails on which `number` is a face-down hideout anywhere.
+    /// The share of consistent worlds on which `number` is a face-down hideout anywhere.
     pub fn hideout_share(&self, number: Card) -> f64 {
-        let count: u64 = self
+        let count: u128 = self
             .positions
             .iter()
             .flat_map(|p| &p.candidates)
             .filter(|c| c.number == number)
-            .map(|c| c.trails)
+            .map(|c| c.worlds)
             .sum();
         self.ratio(count)
     }
 
-    /// The numbers that are a face-down hideout on every consistent trail.
+    /// The numbers that are a face-down hideout on every consistent world.
     pub fn certain(&self) -> Cards {
         self.positions.iter().filter(|p| p.candidates.len() == 1).map(|p| p.candidates[0].number).collect()
     }
 
-    fn ratio(&self, count: u64) -> f64 {
-        if self.trails == 0 { 0.0 } else { count as f64 / self.trails as f64 }
+    fn ratio(&self, count: u128) -> f64 {
+        if self.worlds == 0 { 0.0 } else { count as f64 / self.worlds as f64 }
     }
+}
+
+/// The exact count of worlds, pruned by the trail count `bound`; `None` past its budget.
+fn exact(evidence: &Evidence, bound: &Deduction) -> Option<Deduction> {
+    let allowed: Vec<Cards> = (1..=evidence.slots.len())
+        .map(|i| {
+            let p = bound.positions.iter().find(|p| p.position == i);
+            p.map(|p| p.candidates.iter().map(|c| c.number).collect()).unwrap_or_default()
+        })
+        .collect();
+    let worlds = crate::worlds::count(evidence, &allowed)?;
+    let positions = worlds
+        .positions
+        .iter()
+        .map(|(position, counts)| PositionCandidates {
+            position: *position,
+            candidates: (1..42u8)
+                .filter(|&h| counts[usize::from(h)] > 0)
+                .map(|h| Candidate { number: Card::new(h).expect("1 to 41"), worlds: counts[usize::from(h)] })
+                .collect(),
+        })
+        .collect();
+    Some(Deduction { worlds: worlds.total, positions, exact: true, ignored_events: Vec::new() })
 }
 
 /// The drawn events whose information the deduction leaves out, each once.
@@ -182,16 +225,26 @@ const DEALT: [i64; 4] = [0, 3, 2, 0];
 
 /// One position of the trail as the Marshal knows it.
 #[derive(Clone, Copy, Debug)]
-struct Slot {
+pub(crate) struct Slot {
     /// The number, if face up.
-    number: Option<u8>,
+    pub(crate) number: Option<u8>,
     /// The most it may lie above the previous position (rule 3).
     reach: u8,
+    /// How far it may lie above the previous position without sprint cards: 3, or 5 on an F1
+    /// Safe House space.
+    pub(crate) base: u8,
+    /// How many sprint cards lie under it.
+    pub(crate) sprint_count: u8,
+    /// Its sprint cards, once revealed (never under 42 while the game runs, R11).
+    pub(crate) sprints: Option<Cards>,
     /// Numbers it can't be because of wrong single-number guesses.
-    forbidden: Cards,
+    pub(crate) forbidden: Cards,
     /// Per deck, the most hideouts from it among positions up to here (rule 4), already the
     /// minimum over the later positions.
     cap: [i64; 4],
+    /// Per deck (1–3), the cards he had taken from it when he placed this position: the deal
+    /// and his draws before it (R3, R8a).
+    pub(crate) had: [i64; 4],
 }
 
 /// A wrong guess of two or more numbers that are still unknown, made when the trail had
@@ -204,12 +257,19 @@ struct OpenGuess {
 
 /// The evidence of the rules above, read from the view.
 #[derive(Clone, Debug)]
-struct Evidence {
-    slots: Vec<Slot>,
-    excluded: Cards,
+pub(crate) struct Evidence {
+    pub(crate) slots: Vec<Slot>,
+    /// Her hand and every number face up on the trail.
+    pub(crate) excluded: Cards,
+    /// Her hand.
+    pub(crate) hand: Cards,
+    /// Per deck (1–3), the cards he has taken from it: the deal and every draw (R3, R8a).
+    pub(crate) taken: [i64; 4],
+    /// Whether the game has an event variant (the exact count leaves those games to the bound).
+    pub(crate) events: bool,
     guesses: Vec<OpenGuess>,
     /// A wrong guess that no trail can explain: only hand-built views have one.
-    impossible: bool,
+    pub(crate) impossible: bool,
 }
 
 impl Evidence {
@@ -265,11 +325,16 @@ impl Evidence {
                 for d in 1..4 {
                     cap[d] = had[d] - used[d];
                 }
+                let number = card.card.filter(|_| card.face_up).map(Card::number);
                 Slot {
-                    number: card.card.filter(|_| card.face_up).map(Card::number),
+                    number,
                     reach: base + value,
+                    base,
+                    sprint_count: card.sprint_count.min(40) as u8,
+                    sprints: card.sprints.filter(|_| number.is_some_and(|n| n != 42)),
                     forbidden: Cards::EMPTY,
                     cap,
+                    had: *had,
                 }
             })
             .collect();
@@ -278,7 +343,10 @@ impl Evidence {
                 slots[i].cap[d] = slots[i].cap[d].min(slots[i + 1].cap[d]);
             }
         }
-        let mut evidence = Evidence { slots, excluded, guesses: Vec::new(), impossible: false };
+        let hand = view.hands.marshal.cards.unwrap_or_default();
+        let events = !view.rules.events.is_off();
+        let mut evidence =
+            Evidence { slots, excluded, hand, taken: drawn, events, guesses: Vec::new(), impossible: false };
         for (numbers, hidden) in wrong {
             evidence.add_wrong_guess(numbers, &hidden);
         }
@@ -362,31 +430,41 @@ impl Evidence {
             if d != 0 && i64::from(count) > slot.cap[d] {
                 continue;
             }
-            let mut open = state.open;
-            let mut rejected = false;
-            for (bit, guess) in self.guesses.iter().enumerate() {
-                if open & (1 << bit) == 0 || guess.horizon < i {
-                    continue;
-                }
-                // The guess's numbers strictly between the two positions were skipped.
-                let between = (1u64 << h) - (1u64 << (p + 1));
-                let still = guess.numbers.bits() & between == 0;
-                if guess.horizon == i {
-                    rejected |= still && guess.numbers.last().is_some_and(|g| g.number() <= h);
-                    open &= !(1 << bit);
-                } else if !still {
-                    open &= !(1 << bit);
-                }
-            }
-            if !rejected {
+            if let Some(open) = self.guess_step(i, p, h, state.open) {
                 visit(State { number: h, count, open });
             }
         }
     }
 
+    /// Rule 5 from the hideout `p` before position `i` to `h` there: the open-guess bits
+    /// after it, or `None` when a wrong guess would have been right.
+    pub(crate) fn guess_step(&self, i: usize, p: u8, h: u8, mut open: u64) -> Option<u64> {
+        let mut rejected = false;
+        for (bit, guess) in self.guesses.iter().enumerate() {
+            if open & (1 << bit) == 0 || guess.horizon < i {
+                continue;
+            }
+            // The guess's numbers strictly between the two positions were skipped.
+            let between = (1u64 << h) - (1u64 << (p + 1));
+            let still = guess.numbers.bits() & between == 0;
+            if guess.horizon == i {
+                rejected |= still && guess.numbers.last().is_some_and(|g| g.number() <= h);
+                open &= !(1 << bit);
+            } else if !still {
+                open &= !(1 << bit);
+            }
+        }
+        (!rejected).then_some(open)
+    }
+
+    /// The open-guess bits before the first position: every open guess still possible.
+    pub(crate) fn all_open(&self) -> u64 {
+        (1u64 << self.guesses.len()) - 1
+    }
+
     fn solve(&self) -> Deduction {
         let n = self.slots.len();
-        let start = State { number: 0, count: 0, open: (1u64 << self.guesses.len()) - 1 };
+        let start = State { number: 0, count: 0, open: self.all_open() };
         let mut forward: Vec<HashMap<State, u64>> = vec![HashMap::from([(start, 1)])];
         if self.impossible {
             forward[0].clear();
@@ -398,7 +476,7 @@ impl Evidence {
             }
             forward.push(layer);
         }
-        let trails = forward[n].values().sum();
+        let trails: u64 = forward[n].values().sum();
         // Backward: how many ways each state can be completed.
         let mut after: HashMap<State, u64> = forward[n].keys().map(|&s| (s, 1)).collect();
         let mut positions = Vec::new();
@@ -410,7 +488,7 @@ impl Evidence {
                 }
                 let candidates = (1..42)
                     .filter(|&h| counts[h] > 0)
-                    .map(|h| Candidate { number: Card::new(h as u8).expect("1 to 41"), trails: counts[h] })
+                    .map(|h| Candidate { number: Card::new(h as u8).expect("1 to 41"), worlds: u128::from(counts[h]) })
                     .collect();
                 positions.push(PositionCandidates { position: i, candidates });
             }
@@ -423,7 +501,7 @@ impl Evidence {
             after = before;
         }
         positions.reverse();
-        Deduction { trails, positions, ignored_events: Vec::new() }
+        Deduction { worlds: u128::from(trails), positions, exact: false, ignored_events: Vec::new() }
     }
 }
 
@@ -450,7 +528,9 @@ mod tests {
         let mut game = Game::new(Setup::new(1u64));
         game.apply(Role::Fugitive, Action::Place { hideout: c(2), sprints: Cards::EMPTY }).unwrap();
         let d = Deduction::of(&MarshalView::of(&game));
-        assert_eq!(d.trails(), 3);
+        // Each of 1, 2, 3 with any deal: 3 of deck 1's 11 cards, 2 of deck 2's 14.
+        assert_eq!(d.worlds(), 3 * 165 * 91);
+        assert!(d.exact());
         let numbers: Vec<u8> = d.positions()[0].candidates.iter().map(|c| c.number.number()).collect();
         assert_eq!(numbers, [1, 2, 3]);
         assert!((d.share(1, c(2)) - 1.0 / 3.0).abs() < 1e-12);

@@ -35,7 +35,8 @@
 //!
 //! let game = Game::new(Setup::new(7u64));
 //! let deduction = Deduction::of(&MarshalView::of(&game));
-//! assert_eq!(deduction.trails(), 1); // nothing placed yet: the empty trail
+//! // Nothing placed yet: the worlds are his deals, 3 of deck 1's 11 cards and 2 of deck 2's 14.
+//! assert_eq!(deduction.worlds(), 165 * 91);
 //! ```
 #![warn(missing_docs)]
 
@@ -44,6 +45,7 @@ mod fugitive;
 mod marshal;
 mod sim;
 mod view;
+mod worlds;
 
 pub use deduction::{Candidate, Deduction, PositionCandidates};
 pub use fugitive::FugitiveBot;
