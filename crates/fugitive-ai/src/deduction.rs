@@ -1,53 +1,75 @@
 //! The Marshal's notepad, solved: which numbers each face-down hideout can still be.
 //!
-//! # What a consistent trail is
-//! The Marshal sees the trail as positions 1..=n, each face up (number known; its sprint cards
-//! known too, except under 42, R11) or face down with a known **count** `k` of sprint cards.
-//! A *consistent trail* gives every face-down position a number so that, together with the
-//! face-up ones, all of this holds:
+//! # What is counted: complete worlds
+//! A **world** fixes every card the Marshal cannot see, but the order of the cards still in
+//! the decks (that order multiplies every world by the same number, so it is left out):
 //!
-//! 1. **Cards.** Each number is 1–41, not face up anywhere on the trail, not a revealed sprint
-//!    card, and not in the Marshal's hand (R2, R12).
-//! 2. **Order.** The numbers of positions 0 (card 0), 1, …, n strictly increase (R9).
-//! 3. **Reach.** Position `i` is at most `3 + S` above position `i - 1`, where `S` is the value
-//!    of its sprint cards when they are revealed, and `2k` (the most `k` cards are worth, R1)
-//!    while they are face down (R9, R10). Face-down sprint cards are counted, not identified:
-//!    which cards they are is not part of a trail.
-//! 4. **Draws.** For every position `i` and deck `d`: the hideouts of positions `1..=i` that
-//!    come from deck `d`, plus the revealed sprint cards of those positions that come from
-//!    deck `d`, number at most what the Fugitive had from `d` when he placed position `i`:
-//!    3 dealt from deck 1, 2 from deck 2, none from deck 3 (R3), plus each of his draws from
-//!    `d` before that placement (R8a: the history says which deck each draw came from). So a
-//!    card of deck 3 can't be a hideout placed before he first drew from deck 3.
-//! 5. **Guesses.** For every wrong guess of numbers `G`, made when the trail had `L`
-//!    positions: not every number of `G` was a face-down hideout among positions `1..=L` at that
-//!    moment (R12). Right guesses are face up, so rule 1 covers them.
-//!    Of the wrong guesses naming two or more numbers still unknown, a guess another one
-//!    implies is merged away (the same numbers named again later, or more numbers named with
-//!    fewer positions), and only the newest 32 of the rest are used: past that budget the
-//!    oldest guesses' evidence is left out, which allows more trails, never fewer.
+//! - the cards he was dealt: a set of 3 of deck 1 and 2 of deck 2 (R3);
+//! - the card each of his draws took, draw by draw (R7, R8a, R11a);
+//! - for every position, its hideout and the set of its sprint cards (R9, R10), for the
+//!   face-down ones and for the hidden sprint cards under 42 (R11).
 //!
-//! **Events** (`EVENTS.md`). Rule 3 uses the trail events: a hideout on an F1 Safe House
+//! His hand is what is left of his cards, so it is fixed too. A world is **consistent** when it
+//! agrees with everything she has seen, i.e. with the rules below; [`Deduction::of`] counts
+//! the consistent worlds, each once (the deal is uniform, so every world is as likely as any
+//! other before play; his strategy is not modelled), and per face-down position how many put
+//! each number there. A number's share is its count over the total. The rules:
+//!
+//! 1. **Cards.** All cards are distinct. No hidden hideout or hidden sprint card is in her
+//!    hand or face up anywhere (R12); 42 is never a sprint card (R11). The dealt and drawn
+//!    cards of deck `d` are cards of `d` that are not hers (her hand is the only public thing
+//!    that is not his).
+//! 2. **Order and reach.** The hideouts of positions 0 (card 0), 1, …, n strictly increase,
+//!    and position `i` is at most `3 + S` above position `i − 1`, `S` the value of its sprint
+//!    cards (R1, R9), revealed or not.
+//! 3. **Draws.** Every card placed at position `i`, hideout or sprint card, is one of his
+//!    fixed cards 1, 2, 3, 42, one he was dealt, or one he drew before placing position `i`
+//!    (the history says from which deck each draw came, R8a).
+//! 4. **Guesses.** For every wrong guess of numbers `G`, not every number of `G` was a
+//!    face-down hideout at that moment (R12, R13). Right guesses are face up (rule 1). Of the
+//!    wrong guesses naming two or more numbers still unknown, a guess another one implies is
+//!    merged away (the same numbers named again later, or more numbers named with fewer
+//!    positions), and only the newest 32 of the rest are used: past that budget the oldest
+//!    guesses' evidence is left out, which allows more worlds, never fewer.
+//!
+//! The opening rule (R6) and the pass bonus (R11a) add nothing beyond this: the placements
+//! and draws they allowed are in the history, and under `exactly_two` the second opening
+//! placement shows that the first left one possible. (While the Fugitive is between his two
+//! opening placements under `exactly_two`, the worlds whose hand leaves no second placement
+//! are still counted: the one state where a public fact is left out.)
+//!
+//! # The bound: consistent trails
+//! The count before issue 15, kept as a fast bound ([`Deduction::trails_only`]): a *trail*
+//! gives every face-down position a number, with rules 1, 2 and 4 for the hideouts alone;
+//! a face-down sprint stack of `k` cards is only counted, worth at most `2k` (reach `3 + 2k`),
+//! and its cards are not identified; rule 3 counts hideouts and revealed sprint cards only
+//! (for every position `i` and deck `d`, those of positions `1..=i` from `d` number at most
+//! what he had taken from `d` when he placed `i`). Every consistent world has a consistent
+//! trail, so a number the bound rules out has no world: the exact count only tries the
+//! numbers the bound allows. [`Deduction::of`] gives the bound instead (and says so:
+//! [`Deduction::exact`] is `false`) in two cases: in a game with an event variant, and when
+//! the exact count needs more than 400,000 transitions or its counts overflow `u128`
+//! (`worlds.rs`, `BUDGET`).
+//!
+//! **Events** (`EVENTS.md`): with an event variant the bound is used. Its reach uses the
+//! trail events: a hideout on an F1 Safe House
 //! space may lie `5 + S` above, on an M1 Roadblock space at most 3 (sprint cards an F5 Smoke
 //! Screen added later never counted). Sprint cards shown by M2 Informant count like revealed
-//! ones; a position that got a Smoke Screen card counts its sprint cards only for rule 3 (the
-//! added card may have been drawn after the placement, so rule 4 leaves them out). Draws caused
-//! by events are `drew` entries like any other (rule 4); M4 Dragnet's guesses are guesses
-//! (rule 5). The rest is left out, which only ever allows more trails, never fewer: the counts
-//! of M3 Stakeout, M6 Eyewitness's group, the top card the Marshal saw with N5 Town Gossip,
+//! ones; a position that got a Smoke Screen card counts its sprint cards only for the reach
+//! (the added card may have been drawn after the placement, so the draws rule leaves them out).
+//! Draws caused by events are `drew` entries like any other; M4 Dragnet's guesses are guesses.
+//! The rest is left out, which only ever allows more trails, never fewer: the counts of M3
+//! Stakeout, M6 Eyewitness's group, the top card the Marshal saw with N5 Town Gossip,
 //! and the cards returned to a deck by F4 Bad Intel or N6 Change of Plans (a card leaving the
 //! Marshal's hand is no longer ruled out). [`Deduction::ignored_events`] names those drawn so far.
 //!
-//! [`Deduction::of`] counts these trails exactly and, per face-down position, how many of them
-//! give it each number; a number's share is its count over the total. Everything is read from
-//! the [`MarshalView`]; the Fugitive's strategy is not modelled (every consistent trail counts
-//! once).
+//! Everything is read from the [`MarshalView`].
 //!
 //! # How
-//! A dynamic programme over the positions in trail order. Its state after position `i` is
-//! the number there, how many hideouts so far come from that number's deck (the decks are
-//! ranges in order, so an earlier deck's count never grows again and, with the limits of rule
-//! 4 replaced by their minimum over the later positions, can be dropped), and one bit per
+//! The worlds: see `worlds.rs`. The bound: a dynamic programme over the positions in trail
+//! order. Its state after position `i` is the number there, how many hideouts so far come from that number's deck (the decks are
+//! ranges in order, so an earlier deck's count never grows again and, with the limits of the draws
+//! rule replaced by their minimum over the later positions, can be dropped), and one bit per
 //! multi-number wrong guess still open: "every number of the guess up to here is on the
 //! trail". Counting forward and backward gives each position's numbers. At most 41 numbers ×
 //! 15 counts × the open-guess bits per position, each with at most `4 + 2k` successors. Counts
@@ -217,7 +239,7 @@ fn source(number: u8) -> usize {
 }
 
 /// The most open multi-number wrong guesses the programme keeps (one bit each in [`State`]);
-/// older ones beyond it are left out (rule 5).
+/// older ones beyond it are left out (rule 4).
 const MAX_OPEN_GUESSES: usize = 32;
 
 /// What the Fugitive holds of deck `d` (1–3) at the start (R3).
@@ -228,7 +250,7 @@ const DEALT: [i64; 4] = [0, 3, 2, 0];
 pub(crate) struct Slot {
     /// The number, if face up.
     pub(crate) number: Option<u8>,
-    /// The most it may lie above the previous position (rule 3).
+    /// The most it may lie above the previous position (rule 2).
     reach: u8,
     /// How far it may lie above the previous position without sprint cards: 3, or 5 on an F1
     /// Safe House space.
@@ -239,7 +261,7 @@ pub(crate) struct Slot {
     pub(crate) sprints: Option<Cards>,
     /// Numbers it can't be because of wrong single-number guesses.
     pub(crate) forbidden: Cards,
-    /// Per deck, the most hideouts from it among positions up to here (rule 4), already the
+    /// Per deck, the most hideouts from it among positions up to here (rule 3), already the
     /// minimum over the later positions.
     cap: [i64; 4],
     /// Per deck (1–3), the cards he had taken from it when he placed this position: the deal
@@ -248,7 +270,7 @@ pub(crate) struct Slot {
 }
 
 /// A wrong guess of two or more numbers that are still unknown, made when the trail had
-/// `horizon` positions (rule 5).
+/// `horizon` positions (rule 4).
 #[derive(Clone, Copy, Debug)]
 struct OpenGuess {
     numbers: Cards,
