@@ -34,9 +34,9 @@
 //!
 //! The opening rule (R6) and the pass bonus (R11a) add nothing beyond this: the placements
 //! and draws they allowed are in the history, and under `exactly_two` the second opening
-//! placement shows that the first left one possible. (While the Fugitive is between his two
+//! placement shows that the first left one possible. While the Fugitive is between his two
 //! opening placements under `exactly_two`, the worlds whose hand leaves no second placement
-//! are still counted: the one state where a public fact is left out.)
+//! are ruled out (`worlds.rs`, `between_opening_placements`, by walking every deal).
 //!
 //! # The bound: consistent trails
 //! The count before issue 15, kept as a fast bound ([`Deduction::trails_only`]): a *trail*
@@ -118,7 +118,12 @@ impl Deduction {
     pub fn of(view: &MarshalView) -> Deduction {
         let evidence = Evidence::read(view);
         let bound = evidence.solve();
-        let mut deduction = if evidence.events { None } else { exact(&evidence, &bound) }.unwrap_or(bound);
+        let worlds = match crate::worlds::between_opening_placements(view.view()) {
+            Some(worlds) => Some(worlds),
+            None if evidence.events => None,
+            None => crate::worlds::count(&evidence, &allowed(&bound, evidence.slots.len())),
+        };
+        let mut deduction = worlds.map_or(bound, from_worlds);
         deduction.ignored_events = ignored_events(view);
         deduction
     }
@@ -187,15 +192,17 @@ impl Deduction {
     }
 }
 
-/// The exact count of worlds, pruned by the trail count `bound`; `None` past its budget.
-fn exact(evidence: &Evidence, bound: &Deduction) -> Option<Deduction> {
-    let allowed: Vec<Cards> = (1..=evidence.slots.len())
+/// Per position, the numbers the trail count `bound` leaves (the exact count tries no other).
+fn allowed(bound: &Deduction, n: usize) -> Vec<Cards> {
+    (1..=n)
         .map(|i| {
             let p = bound.positions.iter().find(|p| p.position == i);
             p.map(|p| p.candidates.iter().map(|c| c.number).collect()).unwrap_or_default()
         })
-        .collect();
-    let worlds = crate::worlds::count(evidence, &allowed)?;
+        .collect()
+}
+
+fn from_worlds(worlds: crate::worlds::Worlds) -> Deduction {
     let positions = worlds
         .positions
         .iter()
@@ -207,7 +214,7 @@ fn exact(evidence: &Evidence, bound: &Deduction) -> Option<Deduction> {
                 .collect(),
         })
         .collect();
-    Some(Deduction { worlds: worlds.total, positions, exact: true, ignored_events: Vec::new() })
+    Deduction { worlds: worlds.total, positions, exact: true, ignored_events: Vec::new() }
 }
 
 /// The drawn events whose information the deduction leaves out, each once.
@@ -510,7 +517,10 @@ impl Evidence {
                 }
                 let candidates = (1..42)
                     .filter(|&h| counts[h] > 0)
-                    .map(|h| Candidate { number: Card::new(h as u8).expect("1 to 41"), worlds: u128::from(counts[h]) })
+                    .map(|h| Candidate {
+                        number: Card::new(h as u8).expect("1 to 41"),
+                        worlds: u128::from(counts[h]),
+                    })
                     .collect();
                 positions.push(PositionCandidates { position: i, candidates });
             }

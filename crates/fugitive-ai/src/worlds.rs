@@ -179,7 +179,8 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
         .iter()
         .map(|s| {
             let mut p = [0i64; 4];
-            for number in s.number.into_iter().chain(s.sprints.unwrap_or_default().iter().map(|c| c.number())) {
+            for number in s.number.into_iter().chain(s.sprints.unwrap_or_default().iter().map(|c| c.number()))
+            {
                 p[deck(number).min(3)] += i64::from((1..=3).contains(&deck(number)));
             }
             p
@@ -193,7 +194,9 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                 return vec![Stack { counts: [0; 8], value: s.sprints.unwrap_or_default().sprint_value() }];
             }
             let room: [u8; 8] =
-                std::array::from_fn(|c| if c < 2 || s.had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 });
+                std::array::from_fn(
+                    |c| if c < 2 || s.had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 },
+                );
             stacks(s.sprint_count, &room)
         })
         .collect();
@@ -381,4 +384,61 @@ impl Key {
     fn open(self) -> u64 {
         self.1
     }
+}
+
+/// The worlds between the two opening placements under `exactly_two` (R6): the one state where
+/// a public fact is about the cards he kept, since the first placement must leave a legal
+/// second one. Counted by walking every deal (3 of deck 1 and 2 of deck 2, as sets; she holds
+/// nothing yet) and every first hideout and sprint set from it. `None` in any other state.
+pub(crate) fn between_opening_placements(view: &fugitive_core::View) -> Option<Worlds> {
+    use fugitive_core::{Card, OpeningHideouts, Phase};
+    let opening = view.rules.opening_hideouts == OpeningHideouts::ExactlyTwo
+        && view.phase == Phase::Opening { placed: 1 }
+        && view.rules.events.is_off()
+        && view.trail.len() == 2;
+    if !opening {
+        return None;
+    }
+    let k = view.trail[1].sprint_count;
+    let fixed = Cards::from_iter([1, 2, 3, 42].map(|n| Card::new(n).expect("a card")));
+    let deck_one: Vec<Card> = Deck::One.cards().iter().collect();
+    let deck_two: Vec<Card> = Deck::Two.cards().iter().collect();
+    let mut counts = [0u128; 42];
+    let mut sets = Vec::new();
+    for (i, &a) in deck_one.iter().enumerate() {
+        for (j, &b) in deck_one.iter().enumerate().skip(i + 1) {
+            for &c in &deck_one[j + 1..] {
+                for (l, &x) in deck_two.iter().enumerate() {
+                    for &y in &deck_two[l + 1..] {
+                        let hand = fixed.union(Cards::from_iter([a, b, c, x, y]));
+                        for h in hand.without(Card::ESCAPE) {
+                            if h.number() > 3 + 2 * k as u8 {
+                                continue;
+                            }
+                            sets.clear();
+                            sets.extend(
+                                hand.without(h).without(Card::ESCAPE).subsets().filter(|s| s.len() == k),
+                            );
+                            for &s in &sets {
+                                let left = hand.without(h).difference(s);
+                                if h.number() <= 3 + s.sprint_value() && can_place(left, h) {
+                                    counts[usize::from(h.number())] += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Some(Worlds { total: counts.iter().sum(), positions: vec![(1, counts)] })
+}
+
+/// Whether `hand` holds a hideout he may place after `last` (R9, as the rules check R6).
+fn can_place(hand: Cards, last: fugitive_core::Card) -> bool {
+    let spare = hand.without(fugitive_core::Card::ESCAPE).sprint_value();
+    hand.iter().any(|h| {
+        let own = if h == fugitive_core::Card::ESCAPE { 0 } else { h.sprint_value() };
+        h > last && h.number() - last.number() <= 3 + spare - own
+    })
 }

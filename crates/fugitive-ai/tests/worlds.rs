@@ -199,7 +199,9 @@ fn draws(s: &Seen, hideouts: &[Card], stacks: &[Cards]) -> u128 {
     let mut ways = 1u128;
     for d in 0..3 {
         let placed: Vec<usize> = (1..=n)
-            .flat_map(|j| placed_at(hideouts, stacks, j).iter().filter(|&c| deck_of(c) == Some(d)).map(move |_| j))
+            .flat_map(|j| {
+                placed_at(hideouts, stacks, j).iter().filter(|&c| deck_of(c) == Some(d)).map(move |_| j)
+            })
             .collect();
         let slots = &s.slots[d];
         let mut taken = vec![false; slots.len()];
@@ -379,4 +381,56 @@ fn full_enumeration_agrees_on_openings() {
             check(&view);
         }
     }
+}
+
+/// R6 `exactly_two`: between his two opening placements, a world counts only if the cards he
+/// kept allow a second placement (some card above the first hideout within 3 plus the value of
+/// all his other cards but 42). Checked by walking every deal and first placement.
+#[test]
+fn between_the_opening_placements_under_exactly_two_the_second_must_be_possible() {
+    use fugitive_core::{OpeningHideouts, RuleOptions};
+    let rules = RuleOptions { opening_hideouts: OpeningHideouts::ExactlyTwo, ..RuleOptions::default() };
+    let mut ruled_out = 0;
+    for seed in 0..6u64 {
+        let mut game = Game::new(Setup::new(Seed::from(seed)).with_rules(rules));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let action = game.legal_actions(Role::Fugitive).sample(&mut rng).unwrap();
+        game.apply(Role::Fugitive, action).unwrap();
+        let view = MarshalView::of(&game);
+        let k = view.view().trail[1].sprint_count;
+        let fixed = Cards::from_iter([c(1), c(2), c(3), c(42)]);
+        let mut counts: BTreeMap<u8, u128> = BTreeMap::new();
+        let mut without_second = 0;
+        for a in subsets(Deck::One.cards(), 3) {
+            for b in subsets(Deck::Two.cards(), 2) {
+                let hand = fixed.union(a).union(b);
+                for h in hand.without(Card::ESCAPE) {
+                    for s in subsets(hand.without(h).without(Card::ESCAPE), k) {
+                        if h.number() > 3 + s.sprint_value() {
+                            continue;
+                        }
+                        let left = hand.without(h).difference(s);
+                        let second = left.iter().any(|h2| {
+                            h2 > h
+                                && h2.number() - h.number()
+                                    <= 3 + left.without(h2).without(Card::ESCAPE).sprint_value()
+                        });
+                        if second {
+                            *counts.entry(h.number()).or_default() += 1;
+                        } else {
+                            without_second += 1;
+                        }
+                    }
+                }
+            }
+        }
+        ruled_out += without_second;
+        let d = Deduction::of(&view);
+        assert!(d.exact());
+        assert_eq!(d.worlds(), counts.values().sum::<u128>());
+        let ours: BTreeMap<u8, u128> =
+            d.positions()[0].candidates.iter().map(|c| (c.number.number(), c.worlds)).collect();
+        assert_eq!(ours, counts);
+    }
+    assert!(ruled_out > 0, "no world was ruled out by R6: the test proves nothing");
 }
