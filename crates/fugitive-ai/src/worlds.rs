@@ -160,8 +160,41 @@ fn stacks(k: u8, room: &[u8; 8]) -> Vec<Stack> {
     out
 }
 
+/// One step of the programme: the states after it, their forward counts, and its edges.
+struct Layer {
+    index: Map<usize>,
+    keys: Vec<Key>,
+    forward: Vec<u128>,
+    edges: Vec<(u32, u32, u128)>,
+}
+
+impl Layer {
+    fn new() -> Layer {
+        Layer { index: Map::default(), keys: Vec::new(), forward: Vec::new(), edges: Vec::new() }
+    }
+
+    /// Adds the edge `from` → `to` of `weight`, `f` being the forward count of `from`.
+    fn add(&mut self, from: usize, f: u128, to: Key, weight: u128) -> Option<()> {
+        let keys = &mut self.keys;
+        let forward = &mut self.forward;
+        let at = *self.index.entry(to).or_insert_with(|| {
+            keys.push(to);
+            forward.push(0);
+            keys.len() - 1
+        });
+        self.forward[at] = self.forward[at].checked_add(f.checked_mul(weight)?)?;
+        self.edges.push((from as u32, at as u32, weight));
+        Some(())
+    }
+}
+
 /// Counts the worlds of `evidence`; `allowed[i]` are the numbers the trail count leaves to the
 /// face-down position `i + 1`. `None` when the work or the numbers outgrow the budget.
+///
+/// Each position is two steps: its sprint stack (the state then also holds the stack's value),
+/// then its hideout. A stack's classes are counted against the deck of the hideout before it
+/// (its cards are distinct from the new hideout either way: a class's `C(X − a, b)` is taken
+/// with every hideout of the class in `a`).
 pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
     let slots = &evidence.slots;
     let n = slots.len();
@@ -174,121 +207,137 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
         }
     }
     let free = Deck::ALL.map(|d| d.cards().difference(evidence.hand).len() as i64);
-    // Cards of each deck placed in sight (face-up hideouts, revealed sprint cards), per position.
-    let public: Vec<[i64; 4]> = slots
-        .iter()
-        .map(|s| {
-            let mut p = [0i64; 4];
-            for number in s.number.into_iter().chain(s.sprints.unwrap_or_default().iter().map(|c| c.number()))
-            {
-                p[deck(number).min(3)] += i64::from((1..=3).contains(&deck(number)));
+    let count_decks = |cards: Cards| {
+        let mut p = [0i64; 4];
+        for card in cards {
+            let d = deck(card.number());
+            if (1..=3).contains(&d) {
+                p[d] += 1;
             }
-            p
-        })
-        .collect();
+        }
+        p
+    };
+    // Cards of each deck placed in sight: revealed sprint cards, face-up hideouts.
+    let public_sprints: Vec<[i64; 4]> = slots.iter().map(|s| count_decks(s.sprints.unwrap_or_default())).collect();
     // The sprint stacks each hidden one can be: only classes he can have held by then.
     let stacks: Vec<Vec<Stack>> = slots
         .iter()
-        .map(|s| {
-            if s.sprints.is_some() {
-                return vec![Stack { counts: [0; 8], value: s.sprints.unwrap_or_default().sprint_value() }];
+        .map(|s| match s.sprints {
+            Some(known) => vec![Stack { counts: [0; 8], value: known.sprint_value() }],
+            None => {
+                let room: [u8; 8] = std::array::from_fn(|c| {
+                    if c < 2 || s.had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 }
+                });
+                stacks(s.sprint_count, &room)
             }
-            let room: [u8; 8] =
-                std::array::from_fn(
-                    |c| if c < 2 || s.had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 },
-                );
-            stacks(s.sprint_count, &room)
         })
         .collect();
 
-    let mut layers: Vec<Map<usize>> = Vec::with_capacity(n + 1);
-    let mut keys: Vec<Vec<Key>> = Vec::with_capacity(n + 1);
-    let mut forward: Vec<Vec<u128>> = Vec::with_capacity(n + 1);
-    let mut edges: Vec<Vec<(u32, u32, u128)>> = Vec::with_capacity(n);
-    let start = Key::new(0, &[0; 8], [0, 0], evidence.all_open());
-    layers.push(Map::from_iter([(start, 0)]));
-    keys.push(vec![start]);
-    forward.push(vec![if evidence.impossible { 0 } else { 1 }]);
+    let mut layers: Vec<Layer> = Vec::with_capacity(2 * n + 1);
+    let mut start = Layer::new();
+    let start_key = Key::new(0, &[0; 8], [0, 0], evidence.all_open());
+    start.index.insert(start_key, 0);
+    start.keys.push(start_key);
+    start.forward.push(if evidence.impossible { 0 } else { 1 });
+    layers.push(start);
     let mut work = 0usize;
     let mut before = [0i64; 4];
     for i in 1..=n {
         let slot = &slots[i - 1];
-        let mut layer: Map<usize> = Map::default();
-        let mut layer_keys = Vec::new();
-        let mut layer_forward: Vec<u128> = Vec::new();
-        let mut layer_edges = Vec::new();
-        for (from, &key) in keys[i - 1].iter().enumerate() {
-            let f = forward[i - 1][from];
-            if f == 0 {
-                continue;
-            }
-            let (p, used, a) = (key.h(), key.used(), key.a());
-            let d0 = deck(p);
-            let max_value = stacks[i - 1].iter().map(|s| s.value).max().unwrap_or(0);
-            let top = p.saturating_add(slot.base + max_value);
-            let numbers: Vec<u8> = match slot.number {
-                Some(h) if h > p && h <= top => vec![h],
-                Some(_) => vec![],
-                None => (p + 1..=top.min(41))
-                    .filter(|&h| fugitive_core::Card::new(h).is_some_and(|c| allowed[i - 1].contains(c)))
-                    .collect(),
-            };
-            for h in numbers {
-                let Some(open) = evidence.guess_step(i, p, h, key.open()) else { continue };
-                let d1 = deck(h);
-                let hidden = slot.number.is_none();
-                // The trail leaves decks d0..d1: their classes' hideouts are final.
-                let mut base_weight: u128 = 1;
-                let mut a_now = a;
-                if d1 > d0 {
-                    for d in d0..d1.min(4) {
-                        for parity in 0..2 {
-                            let c = 2 * d + parity;
-                            let a_c = if d == d0 { i64::from(a[parity]) } else { 0 };
-                            let b_c = i64::from(used[c]) - a_c;
-                            base_weight *= binomial(pool[c] - a_c, b_c);
-                        }
-                    }
-                    a_now = [0, 0];
-                }
-                if base_weight == 0 {
+        // The sprint stack.
+        let mut mid = Layer::new();
+        {
+            let prev = &layers[layers.len() - 1];
+            for (from, &key) in prev.keys.iter().enumerate() {
+                let f = prev.forward[from];
+                if f == 0 {
                     continue;
                 }
-                for stack in &stacks[i - 1] {
-                    if h - p > slot.base + stack.value {
-                        continue;
-                    }
+                let (p, used, a) = (key.h(), key.used(), key.a());
+                let d0 = deck(p);
+                'stack: for stack in &stacks[i - 1] {
                     work += 1;
                     if work > BUDGET {
                         return None;
                     }
-                    let mut weight = base_weight;
+                    let mut weight: u128 = 1;
                     let mut next = used;
-                    let mut next_a = a_now;
-                    let mut ok = true;
                     for c in 0..8 {
                         let b = i64::from(stack.counts[c]);
                         if b == 0 {
                             continue;
                         }
                         let u = i64::from(used[c]);
-                        let ways = if c / 2 < d1 {
+                        if u + b > pool[c] {
+                            continue 'stack;
+                        }
+                        let ways = if c / 2 < d0 {
                             binomial(pool[c] - u, b)
                         } else {
-                            let a_c = if c / 2 == d1 { i64::from(a_now[c % 2]) } else { 0 };
+                            let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
                             binomial(u - a_c + b, b)
                         };
-                        if ways == 0 || u + b > pool[c] {
-                            ok = false;
-                            break;
-                        }
                         weight = weight.checked_mul(ways)?;
                         next[c] += stack.counts[c];
                     }
-                    if !ok {
+                    // Which of his deal and draws these cards were.
+                    for d in 1..=3 {
+                        let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1]) + public_sprints[i - 1][d];
+                        if here > 0 {
+                            let placed = before[d] + i64::from(used[2 * d] + used[2 * d + 1]);
+                            weight = weight.checked_mul(falling(slot.had[d] - placed, here)?)?;
+                        }
+                    }
+                    if weight == 0 {
                         continue;
                     }
-                    if hidden {
+                    let to = Key::new(p, &next, a, key.open()).with_value(stack.value);
+                    mid.add(from, f, to, weight)?;
+                }
+            }
+        }
+        layers.push(mid);
+        // The hideout.
+        let mut layer = Layer::new();
+        {
+            let prev = &layers[layers.len() - 1];
+            for (from, &key) in prev.keys.iter().enumerate() {
+                let f = prev.forward[from];
+                if f == 0 {
+                    continue;
+                }
+                let (p, used, a, value) = (key.h(), key.used(), key.a(), key.value());
+                let d0 = deck(p);
+                let top = p.saturating_add(slot.base + value);
+                let numbers: Vec<u8> = match slot.number {
+                    Some(h) if h > p && h <= top => vec![h],
+                    Some(_) => vec![],
+                    None => (p + 1..=top.min(41))
+                        .filter(|&h| fugitive_core::Card::new(h).is_some_and(|c| allowed[i - 1].contains(c)))
+                        .collect(),
+                };
+                for h in numbers {
+                    work += 1;
+                    if work > BUDGET {
+                        return None;
+                    }
+                    let Some(open) = evidence.guess_step(i, p, h, key.open()) else { continue };
+                    let d1 = deck(h);
+                    // The trail leaves decks d0..d1: their classes' hideouts are final.
+                    let mut weight: u128 = 1;
+                    let mut next_a = a;
+                    if d1 > d0 {
+                        for d in d0..d1.min(4) {
+                            for parity in 0..2 {
+                                let c = 2 * d + parity;
+                                let a_c = if d == d0 { i64::from(a[parity]) } else { 0 };
+                                weight = weight.checked_mul(binomial(pool[c] - a_c, i64::from(used[c]) - a_c))?;
+                            }
+                        }
+                        next_a = [0, 0];
+                    }
+                    let mut next = used;
+                    if slot.number.is_none() {
                         let c = class(h);
                         if i64::from(next[c]) + 1 > pool[c] {
                             continue;
@@ -296,39 +345,28 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                         next[c] += 1;
                         next_a[c % 2] += 1;
                     }
-                    // Which of his deal and draws the cards placed here were.
-                    for d in 1..=3 {
-                        let placed_here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1])
-                            + i64::from(hidden && deck(h) == d)
-                            + public[i - 1][d];
-                        if placed_here == 0 {
-                            continue;
-                        }
-                        let placed_before = before[d] + i64::from(used[2 * d] + used[2 * d + 1]);
-                        let ways = falling(slot.had[d] - placed_before, placed_here)?;
-                        weight = weight.checked_mul(ways)?;
+                    // Which of his deal and draws the hideout was.
+                    if (1..=3).contains(&d1) {
+                        let placed = before[d1] + public_sprints[i - 1][d1] + i64::from(used[2 * d1] + used[2 * d1 + 1]);
+                        weight = weight.checked_mul(falling(slot.had[d1] - placed, 1)?)?;
                     }
                     if weight == 0 {
                         continue;
                     }
-                    let to_key = Key::new(h, &next, next_a, open);
-                    let to = *layer.entry(to_key).or_insert_with(|| {
-                        layer_keys.push(to_key);
-                        layer_forward.push(0);
-                        layer_keys.len() - 1
-                    });
-                    layer_forward[to] = layer_forward[to].checked_add(f.checked_mul(weight)?)?;
-                    layer_edges.push((from as u32, to as u32, weight));
+                    layer.add(from, f, Key::new(h, &next, next_a, open), weight)?;
                 }
             }
         }
-        for d in 1..=3 {
-            before[d] += public[i - 1][d];
-        }
         layers.push(layer);
-        keys.push(layer_keys);
-        forward.push(layer_forward);
-        edges.push(layer_edges);
+        for d in 1..=3 {
+            before[d] += public_sprints[i - 1][d];
+        }
+        if let Some(h) = slot.number {
+            let d = deck(h);
+            if (1..=3).contains(&d) {
+                before[d] += 1;
+            }
+        }
     }
     // The end: the classes of the decks not yet left, and his cards never placed.
     let finish = |key: Key| -> Option<u128> {
@@ -347,23 +385,26 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
         }
         Some(weight)
     };
-    let mut after: Vec<u128> = keys[n].iter().map(|&k| finish(k)).collect::<Option<_>>()?;
+    let last = &layers[2 * n];
+    let mut after: Vec<u128> = last.keys.iter().map(|&k| finish(k)).collect::<Option<_>>()?;
     let mut total: u128 = 0;
-    for (f, w) in forward[n].iter().zip(&after) {
+    for (f, w) in last.forward.iter().zip(&after) {
         total = total.checked_add(f.checked_mul(*w)?)?;
     }
     let mut positions = Vec::new();
-    for i in (1..=n).rev() {
-        if slots[i - 1].number.is_none() {
+    for step in (1..=2 * n).rev() {
+        let layer = &layers[step];
+        let i = step / 2;
+        if step % 2 == 0 && slots[i - 1].number.is_none() {
             let mut counts = [0u128; 42];
-            for (to, key) in keys[i].iter().enumerate() {
+            for (to, key) in layer.keys.iter().enumerate() {
                 let c = &mut counts[usize::from(key.h())];
-                *c = c.checked_add(forward[i][to].checked_mul(after[to])?)?;
+                *c = c.checked_add(layer.forward[to].checked_mul(after[to])?)?;
             }
             positions.push((i, counts));
         }
-        let mut back = vec![0u128; keys[i - 1].len()];
-        for &(from, to, weight) in &edges[i - 1] {
+        let mut back = vec![0u128; layers[step - 1].keys.len()];
+        for &(from, to, weight) in &layer.edges {
             let b = &mut back[from as usize];
             *b = b.checked_add(weight.checked_mul(after[to as usize])?)?;
         }
@@ -383,6 +424,13 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
 impl Key {
     fn open(self) -> u64 {
         self.1
+    }
+    /// The same state with a sprint stack of this value waiting for its hideout (bits 48–55).
+    fn with_value(self, value: u8) -> Key {
+        Key(self.0 | u64::from(value) << 48, self.1)
+    }
+    fn value(self) -> u8 {
+        ((self.0 >> 48) & 0xff) as u8
     }
 }
 
