@@ -37,7 +37,7 @@ use fugitive_core::{Cards, Deck};
 use crate::deduction::Evidence;
 
 /// The most transitions the exact count makes before it gives up (the fast bound is used).
-pub(crate) const BUDGET: usize = 400_000;
+pub(crate) const BUDGET: usize = 200_000;
 
 /// The exact count: worlds in all and, per face-down position, per number.
 #[derive(Clone, Debug)]
@@ -255,7 +255,20 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                 }
                 let (p, used, a) = (key.h(), key.used(), key.a());
                 let d0 = deck(p);
+                // The values that make a difference: enough for the nearest number it may
+                // be, and no more than the farthest needs (larger ones merge into that).
+                let numbers = match slot.number {
+                    Some(h) => Cards::from(fugitive_core::Card::new(h)?),
+                    None => allowed[i - 1],
+                };
+                let above = numbers.iter().filter(|h| h.number() > p);
+                let (Some(near), Some(far)) = (above.clone().next(), above.last()) else { continue };
+                let need = near.number().saturating_sub(p + slot.base);
+                let enough = far.number().saturating_sub(p + slot.base);
                 'stack: for stack in &stacks[i - 1] {
+                    if stack.value < need {
+                        continue;
+                    }
                     work += 1;
                     if work > BUDGET {
                         return None;
@@ -291,7 +304,7 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                     if weight == 0 {
                         continue;
                     }
-                    let to = Key::new(p, &next, a, key.open()).with_value(stack.value);
+                    let to = Key::new(p, &next, a, key.open()).with_value(stack.value.min(enough));
                     mid.add(from, f, to, weight)?;
                 }
             }
