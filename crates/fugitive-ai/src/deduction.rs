@@ -128,6 +128,32 @@ impl Deduction {
         deduction
     }
 
+    /// The hard Marshal's odds: per position, the numbers the exact count leaves (those with a
+    /// consistent world), weighted as the trail count weighs them, each position's weights
+    /// scaled to the same total (2^32). Weighing worlds (as [`Deduction::of`] does) prices in
+    /// how likely he was to hold each card, as if he chose uniformly among his cards; a
+    /// Fugitive who goes as far as he can does not, and the greedy Marshal guessed worse with
+    /// those odds (`BENCHMARKS.md`). Falls back to the trail count like [`Deduction::of`].
+    pub fn trails_within_worlds(view: &MarshalView) -> Deduction {
+        let worlds = Deduction::of(view);
+        let mut bound = Deduction::trails_only(view);
+        if !worlds.exact || bound.worlds == 0 {
+            return worlds;
+        }
+        const TOTAL: u128 = 1 << 32;
+        for p in &mut bound.positions {
+            p.candidates.retain(|c| worlds.share(p.position, c.number) > 0.0);
+            let sum: u128 = p.candidates.iter().map(|c| c.worlds).sum();
+            for c in &mut p.candidates {
+                c.worlds = c.worlds * TOTAL / sum.max(1);
+            }
+        }
+        bound.worlds = if worlds.worlds == 0 { 0 } else { TOTAL };
+        bound.exact = true;
+        bound.ignored_events = worlds.ignored_events;
+        bound
+    }
+
     /// The count of consistent trails alone, each world's sprint cards not identified: the
     /// fast bound the exact count prunes with and falls back to.
     pub fn trails_only(view: &MarshalView) -> Deduction {

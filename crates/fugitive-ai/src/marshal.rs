@@ -42,7 +42,11 @@ impl MarshalBot {
         if legal.draws.is_empty() && legal.guess.is_none() && legal.choices.is_empty() {
             return None;
         }
-        let deduction = Deduction::of(view);
+        // The hard Marshal: the trail count's odds on what the worlds leave (`deduction.rs`).
+        let deduction = match self.level {
+            Level::Hard => Deduction::trails_within_worlds(view),
+            _ => Deduction::of(view),
+        };
         if !legal.choices.is_empty() {
             return Some(Action::Choose { choice: choose(view, &deduction, &legal.choices, &legal.draws) });
         }
