@@ -13,7 +13,9 @@ use crate::view::{Level, MarshalView, best_choice, peeked};
 /// - `random`: any legal action (`LegalActions::sample`).
 /// - `easy`: draws from a random deck; guesses one number, drawn at random with the
 ///   deduction's odds of it being a hideout.
-/// - `hard`: draws from the deck holding most of the deduction's candidates; guesses the most
+/// - `hard`: reads [`Deduction::trails_within_worlds`] (the numbers the exact count of worlds
+///   leaves, with the trail count's odds); draws from the deck holding most of the
+///   deduction's candidates; guesses the most
 ///   likely number, adding every number it is certain of (a multi-number guess only when it is
 ///   certain of all but one); in the Manhunt, the most likely number each time (greedy).
 /// - Events (`easy` and `hard`, [`MarshalBot::choose`]): M4 Dragnet names the most likely

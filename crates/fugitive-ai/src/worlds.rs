@@ -218,7 +218,8 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
         p
     };
     // Cards of each deck placed in sight: revealed sprint cards, face-up hideouts.
-    let public_sprints: Vec<[i64; 4]> = slots.iter().map(|s| count_decks(s.sprints.unwrap_or_default())).collect();
+    let public_sprints: Vec<[i64; 4]> =
+        slots.iter().map(|s| count_decks(s.sprints.unwrap_or_default())).collect();
     // The sprint stacks each hidden one can be: only classes he can have held by then.
     let stacks: Vec<Vec<Stack>> = slots
         .iter()
@@ -295,7 +296,8 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                     }
                     // Which of his deal and draws these cards were.
                     for d in 1..=3 {
-                        let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1]) + public_sprints[i - 1][d];
+                        let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1])
+                            + public_sprints[i - 1][d];
                         if here > 0 {
                             let placed = before[d] + i64::from(used[2 * d] + used[2 * d + 1]);
                             weight = weight.checked_mul(falling(slot.had[d] - placed, here)?)?;
@@ -341,10 +343,11 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                     let mut next_a = a;
                     if d1 > d0 {
                         for d in d0..d1.min(4) {
-                            for parity in 0..2 {
+                            for (parity, &a_p) in a.iter().enumerate() {
                                 let c = 2 * d + parity;
-                                let a_c = if d == d0 { i64::from(a[parity]) } else { 0 };
-                                weight = weight.checked_mul(binomial(pool[c] - a_c, i64::from(used[c]) - a_c))?;
+                                let a_c = if d == d0 { i64::from(a_p) } else { 0 };
+                                weight =
+                                    weight.checked_mul(binomial(pool[c] - a_c, i64::from(used[c]) - a_c))?;
                             }
                         }
                         next_a = [0, 0];
@@ -360,7 +363,9 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                     }
                     // Which of his deal and draws the hideout was.
                     if (1..=3).contains(&d1) {
-                        let placed = before[d1] + public_sprints[i - 1][d1] + i64::from(used[2 * d1] + used[2 * d1 + 1]);
+                        let placed = before[d1]
+                            + public_sprints[i - 1][d1]
+                            + i64::from(used[2 * d1] + used[2 * d1 + 1]);
                         weight = weight.checked_mul(falling(slot.had[d1] - placed, 1)?)?;
                     }
                     if weight == 0 {
@@ -386,9 +391,9 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
         let (h, used, a) = (key.h(), key.used(), key.a());
         let mut weight: u128 = 1;
         for d in deck(h)..4 {
-            for parity in 0..2 {
+            for (parity, &a_p) in a.iter().enumerate() {
                 let c = 2 * d + parity;
-                let a_c = if d == deck(h) { i64::from(a[parity]) } else { 0 };
+                let a_c = if d == deck(h) { i64::from(a_p) } else { 0 };
                 weight = weight.checked_mul(binomial(pool[c] - a_c, i64::from(used[c]) - a_c))?;
             }
         }
