@@ -48,7 +48,7 @@
 //! trail, so a number the bound rules out has no world: the exact count only tries the
 //! numbers the bound allows. [`Deduction::of`] gives the bound instead (and says so:
 //! [`Deduction::exact`] is `false`) in two cases: in a game with an event variant, and when
-//! the exact count needs more than 400,000 transitions or its counts overflow `u128`
+//! the exact count needs more than 200,000 steps or its counts overflow `u128`
 //! (`worlds.rs`, `BUDGET`).
 //!
 //! **Events** (`EVENTS.md`): with an event variant the bound is used. Its reach uses the
