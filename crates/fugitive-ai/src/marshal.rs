@@ -27,12 +27,22 @@ use crate::view::{Level, MarshalView, best_choice, peeked};
 pub struct MarshalBot {
     level: Level,
     rng: ChaCha8Rng,
+    /// Reads the trail count alone (`Deduction::trails_only`): the cheap model of her the hard
+    /// Fugitive plays thousands of games against.
+    fast: bool,
 }
 
 impl MarshalBot {
     /// A Marshal of this level; `seed` makes its choices reproducible.
     pub fn new(level: Level, seed: u64) -> MarshalBot {
-        MarshalBot { level, rng: ChaCha8Rng::seed_from_u64(seed) }
+        MarshalBot { level, rng: ChaCha8Rng::seed_from_u64(seed), fast: false }
+    }
+
+    /// The same Marshal reading the trail count instead of the worlds (the notepad before
+    /// issue 15): about a hundred times cheaper, for the hard Fugitive's rollouts.
+    #[must_use]
+    pub(crate) fn fast(self) -> MarshalBot {
+        MarshalBot { fast: true, ..self }
     }
 
     /// Its action, or `None` when it is not the Marshal's move.
@@ -46,6 +56,7 @@ impl MarshalBot {
         }
         // The hard Marshal: the trail count's odds on what the worlds leave (`deduction.rs`).
         let deduction = match self.level {
+            _ if self.fast => Deduction::trails_only(view),
             Level::Hard => Deduction::trails_within_worlds(view),
             _ => Deduction::of(view),
         };
