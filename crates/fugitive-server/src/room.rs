@@ -7,6 +7,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -17,9 +18,11 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::computer::{self, Computer};
-use crate::db::{Db, DbError, StoredAction, StoredRoom, now_ms};
+use crate::db::{Db, DbError, SeatClaim, StoredAction, StoredRoom, now_ms};
+use crate::frames::{self, Change, Current, Sent};
+use crate::mailbox::Mailbox;
 use crate::metrics;
-use crate::protocol::{ClockStatus, Notepad, Reply, RoomStatus, ServerMessage, code, encode};
+use crate::protocol::{ClockStatus, Notepad, Protocol, Reply, RoomStatus, ServerMessage, code, encode_as};
 use crate::rooms;
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
 use crate::table::{self, ChatBody, ChatBucket, ChatLine, ChatWire, Series, SeriesStatus, TableRequest};
@@ -36,7 +39,11 @@ struct SeatState {
 
 struct Socket {
     seat: Option<Seat>,
-    queue: mpsc::Sender<Utf8Bytes>,
+    queue: Arc<Mailbox>,
+    protocol: Protocol,
+    /// Whether it holds its viewer's latest state (a protocol-2 socket: its viewer's [`Sent`]);
+    /// a socket that joined or asked for a `resync` does not, and gets a snapshot.
+    synced: bool,
     kick: Option<oneshot::Sender<Kick>>,
 }
 
@@ -106,6 +113,9 @@ pub struct Room {
     /// blocking thread: the deduction is too heavy for the actor, and every Marshal frame of
     /// that version shares it.
     notepad: Option<(u64, Option<Notepad>)>,
+    /// What the protocol-2 sockets of each viewer hold (by `Viewer::ALL`'s order), while it has
+    /// any: deltas are made from it (`frames.rs`).
+    sent: [Option<Sent>; 3],
     /// A write failed: the database may hold it all the same (an ambiguous commit: committed,
     /// then the connection failed before saying so). The room reads its state back from the
     /// database before it carries out anything else.
@@ -162,6 +172,7 @@ impl Room {
             chat_buckets: Default::default(),
             series: stored.table.series,
             notepad: None,
+            sent: Default::default(),
             stale: false,
         };
         room.clock = room.clock_due().map(|(secs, role)| {
@@ -219,14 +230,21 @@ impl Room {
     /// Carries out one command; `Break` when the actor must stop (the room expired).
     async fn handle(&mut self, command: Command) -> ControlFlow<()> {
         match command {
-            Command::Join { token, name, queue, kick, reply } => {
-                let joined = self.join(token, name, queue, kick).await;
+            Command::Join { token, name, queue, protocol, kick, reply } => {
+                let joined = self.join(token, name, queue, protocol, kick).await;
                 // A socket that went away while joining never learns its id: it cannot leave.
                 if let Err(Ok(socket)) = reply.send(joined) {
                     self.leave(socket);
                 }
             }
             Command::Leave { socket } => self.leave(socket),
+            Command::Resync { socket, reply } => {
+                if let Some(socket) = self.sockets.get_mut(&socket) {
+                    socket.synced = false;
+                    self.publish(false);
+                }
+                let _ = reply.send(());
+            }
             Command::Request { socket, seq, request, reply } => {
                 let answer = if self.refresh().await {
                     self.request(socket, seq, request).await
@@ -303,6 +321,8 @@ impl Room {
         self.empty_since = old.empty_since;
         self.thinking = old.thinking;
         self.chat_buckets = old.chat_buckets;
+        // The history only grows: the reloaded state is still told as a delta.
+        self.sent = old.sent;
         for (seat, memory) in Seat::ALL.into_iter().zip(old.seats.map(|s| s.seqs)) {
             self.seats[seat.index()].seqs = memory;
         }
@@ -331,7 +351,8 @@ impl Room {
         &mut self,
         token: Option<String>,
         name: Option<Option<String>>,
-        queue: mpsc::Sender<Utf8Bytes>,
+        queue: Arc<Mailbox>,
+        protocol: Protocol,
         kick: oneshot::Sender<Kick>,
     ) -> Result<u64, JoinError> {
         let seat = match token {
@@ -361,17 +382,13 @@ impl Room {
             room: self.id,
             last_seq: seat.map_or(0, |s| self.seats[s.index()].seqs.last),
         };
-        let _ = queue.try_send(encode(&welcome));
-        self.sockets.insert(id, Socket { seat, queue, kick: Some(kick) });
-        if !self.status().others_see_a_change(&before) {
-            let frame = self.state_frame(self.viewer_of(seat), &self.status());
-            let _ = self.sockets[&id].queue.try_send(frame);
-        } else {
-            self.broadcast();
-        }
+        let _ = queue.send(encode_as(protocol, &welcome));
+        self.sockets.insert(id, Socket { seat, queue, protocol, synced: false, kick: Some(kick) });
+        // Its first state (a snapshot); the others' too when they see a change.
+        self.publish(self.status().others_see_a_change(&before));
         if self.reads_chat(seat) && !self.chat.is_empty() {
-            let frame = self.chat_frame(true, self.chat.iter());
-            let _ = self.sockets[&id].queue.try_send(frame);
+            let frame = self.chat_frame(protocol, true, self.chat.iter());
+            let _ = self.sockets[&id].queue.send(frame);
         }
         Ok(id)
     }
@@ -419,16 +436,13 @@ impl Room {
                     return unavailable(seq);
                 }
                 self.chat_last = line.number;
-                let frame = self.chat_frame(false, std::iter::once(&line));
+                let frames = self.chat_frames(false, std::iter::once(&line));
                 self.chat.push_back(line);
                 if self.chat.len() > table::CHAT_HISTORY {
                     self.chat.pop_front();
                 }
-                for socket in self.sockets.values() {
-                    if self.reads_chat(socket.seat) {
-                        let _ = socket.queue.try_send(frame.clone());
-                    }
-                }
+                let spectators = self.reads_chat(None);
+                self.send_each(|socket| socket.seat.is_some() || spectators, &frames);
             }
             TableRequest::ChatSpectators(allow) => {
                 let before = self.reads_chat(None);
@@ -440,14 +454,12 @@ impl Room {
                 self.broadcast();
                 if self.reads_chat(None) != before {
                     // The spectators start (or stop) reading: the whole history, or nothing.
-                    let frame = if before {
-                        self.chat_frame(true, [].iter())
+                    let frames = if before {
+                        self.chat_frames(true, [].iter())
                     } else {
-                        self.chat_frame(true, self.chat.iter())
+                        self.chat_frames(true, self.chat.iter())
                     };
-                    for socket in self.sockets.values().filter(|s| s.seat.is_none()) {
-                        let _ = socket.queue.try_send(frame.clone());
-                    }
+                    self.send_each(|socket| socket.seat.is_none(), &frames);
                 }
             }
         }
@@ -460,7 +472,39 @@ impl Room {
         seat.is_some() || self.chat_public == [true, true]
     }
 
-    fn chat_frame<'a>(&self, full: bool, lines: impl Iterator<Item = &'a ChatLine>) -> Utf8Bytes {
+    /// A `chat` frame in each protocol, by [`Protocol`] (1, then 2).
+    fn chat_frames<'a>(
+        &self,
+        full: bool,
+        lines: impl Iterator<Item = &'a ChatLine> + Clone,
+    ) -> [Utf8Bytes; 2] {
+        [Protocol::V1, Protocol::V2].map(|protocol| self.chat_frame(protocol, full, lines.clone()))
+    }
+
+    /// Queues a frame that must be written (chat) for each socket `to` picks, in its protocol
+    /// (`frames` by [`Protocol`], 1 then 2). A socket with too many such frames unread has
+    /// stopped reading: it is closed.
+    fn send_each(&mut self, to: impl Fn(&Socket) -> bool, frames: &[Utf8Bytes; 2]) {
+        let mut slow = Vec::new();
+        for (&id, socket) in self.sockets.iter().filter(|(_, socket)| to(socket)) {
+            let frame = &frames[usize::from(socket.protocol == Protocol::V2)];
+            if socket.queue.send(frame.clone()).is_err() {
+                slow.push(id);
+            }
+        }
+        for id in slow {
+            if let Some(mut socket) = self.sockets.remove(&id) {
+                kick(&mut socket, Kick { code: 1008, reason: "too slow: messages were not read" });
+            }
+        }
+    }
+
+    fn chat_frame<'a>(
+        &self,
+        protocol: Protocol,
+        full: bool,
+        lines: impl Iterator<Item = &'a ChatLine>,
+    ) -> Utf8Bytes {
         let messages: Vec<ChatWire<'_>> = lines
             .map(|line| ChatWire {
                 n: line.number,
@@ -476,7 +520,7 @@ impl Room {
                 at: line.at,
             })
             .collect();
-        encode(&ServerMessage::Chat { full, messages: &messages })
+        encode_as(protocol, &ServerMessage::Chat { full, messages: &messages })
     }
 
     async fn request(&mut self, socket: u64, seq: u64, request: SeatRequest) -> Reply {
@@ -694,12 +738,9 @@ impl Room {
             self.broadcast();
             // Each player's words are now under his new role.
             if !self.chat.is_empty() {
-                let frame = self.chat_frame(true, self.chat.iter());
-                for socket in self.sockets.values() {
-                    if self.reads_chat(socket.seat) {
-                        let _ = socket.queue.try_send(frame.clone());
-                    }
-                }
+                let frames = self.chat_frames(true, self.chat.iter());
+                let spectators = self.reads_chat(None);
+                self.send_each(|socket| socket.seat.is_some() || spectators, &frames);
             }
             return (Reply::ok(seq), Memo::Refused);
         }
@@ -717,8 +758,9 @@ impl Room {
         let token = new_secret();
         let hash = hash_secret(&token);
         match self.db.claim_guest_seat(self.id, &hash).await {
-            Ok(true) => {}
-            Ok(false) => return Err(ClaimError::Taken),
+            Ok(SeatClaim::Claimed) => {}
+            Ok(SeatClaim::Taken) => return Err(ClaimError::Taken),
+            Ok(SeatClaim::Gone) => return Err(ClaimError::Gone),
             Err(error) => {
                 tracing::error!(room = %self.id, %error, "could not claim a seat");
                 self.stale = true;
@@ -802,55 +844,89 @@ impl Room {
         }
     }
 
-    fn state_frame(&self, viewer: Viewer, status: &RoomStatus) -> Utf8Bytes {
+    /// The state `viewer` sees now.
+    fn current(&self, viewer: Viewer) -> Current {
         let view = self.game.view(viewer);
         let legal = viewer.role().map(|role| self.game.legal_actions(role));
         let solved = match &self.notepad {
-            Some((version, notepad)) if *version == self.version => notepad.as_ref(),
-            _ => None,
-        };
-        let inline;
-        let notepad = match solved {
-            Some(notepad) => Some(notepad),
-            None if computer::wants_notepad(self.computer, &self.game, viewer) => {
+            Some((version, notepad)) if *version == self.version => notepad.clone(),
+            _ if computer::wants_notepad(self.computer, &self.game, viewer) => {
                 // Not solved ahead (a path that changed the game without solving it): solved
                 // here rather than sent without it.
                 tracing::warn!(room = %self.id, version = self.version, "the notepad was solved on the actor");
-                inline = computer::notepad(self.computer, &self.game, viewer);
-                inline.as_ref()
+                computer::notepad(self.computer, &self.game, viewer)
             }
-            None => None,
+            _ => None,
         };
-        encode(&ServerMessage::State {
-            version: self.version,
-            game: self.game_number,
-            view: &view,
-            legal: legal.as_ref(),
-            room: status,
-            notepad: if viewer == Viewer::Marshal { notepad } else { None },
-        })
+        let notepad = if viewer == Viewer::Marshal { solved } else { None };
+        Current { version: self.version, game: self.game_number, view, legal, notepad }
     }
 
-    /// Queues the new state for every socket: one frame per viewer, shared. A socket whose
-    /// queue is full has stopped reading and is closed.
+    /// Tells every socket the room's new state, and wakes the computer opponent.
     fn broadcast(&mut self) {
-        let status = self.status();
-        let mut frames: [Option<Utf8Bytes>; 3] = [None, None, None];
-        let mut slow = Vec::new();
-        for (&id, socket) in &self.sockets {
-            let viewer = self.viewer_of(socket.seat);
-            let slot = Viewer::ALL.iter().position(|v| *v == viewer).expect("a viewer");
-            let frame = frames[slot].get_or_insert_with(|| self.state_frame(viewer, &status)).clone();
-            if socket.queue.try_send(frame).is_err() {
-                slow.push(id);
-            }
-        }
-        for id in slow {
-            if let Some(mut socket) = self.sockets.remove(&id) {
-                kick(&mut socket, Kick { code: 1008, reason: "too slow: messages were not read" });
-            }
-        }
+        self.publish(true);
         self.wake_bot();
+    }
+
+    /// Queues the room's state: for a protocol-1 socket a `state`, for a protocol-2 socket a
+    /// `delta` (or a `snapshot` when a delta cannot say it: a new game, a socket far behind).
+    /// With `everyone` false only the sockets that hold no state yet (joined, or asked for a
+    /// resync) get a snapshot, and the other protocol-2 sockets of their viewer whatever changed
+    /// since their last frame (their viewer's [`Sent`] is shared). Each viewer's frames are made
+    /// once and shared by its sockets. A socket that stopped reading is never closed for its
+    /// states: its queue keeps only what it still needs (`mailbox.rs`).
+    fn publish(&mut self, everyone: bool) {
+        let status = self.status();
+        let mut room = None;
+        for (index, viewer) in Viewer::ALL.into_iter().enumerate() {
+            let members: Vec<u64> = self
+                .sockets
+                .iter()
+                .filter(|(_, socket)| self.viewer_of(socket.seat) == viewer)
+                .map(|(&id, _)| id)
+                .collect();
+            let v2 = members.iter().any(|id| self.sockets[id].protocol == Protocol::V2);
+            if !v2 {
+                self.sent[index] = None;
+            }
+            if members.is_empty() || (!everyone && members.iter().all(|id| self.sockets[id].synced)) {
+                continue;
+            }
+            let current = self.current(viewer);
+            let change = if v2 {
+                let room = room.get_or_insert_with(|| frames::room_fields(&status));
+                let (change, next) = match &self.sent[index] {
+                    Some(sent) => frames::delta(sent, &current, room),
+                    None => (Change::Snapshot, current.sent(room)),
+                };
+                self.sent[index] = Some(next);
+                change
+            } else {
+                Change::None
+            };
+            let (mut state, mut snapshot) = (None, None);
+            for id in members {
+                let socket = self.sockets.get_mut(&id).expect("a member");
+                let fresh = !socket.synced;
+                socket.synced = true;
+                let mut snapshot = || snapshot.get_or_insert_with(|| current.snapshot(&status)).clone();
+                match (socket.protocol, &change) {
+                    (Protocol::V1, _) if everyone || fresh => {
+                        socket.queue.snapshot(state.get_or_insert_with(|| current.state(&status)).clone());
+                    }
+                    (Protocol::V1, _) => {}
+                    (Protocol::V2, _) if fresh => socket.queue.snapshot(snapshot()),
+                    (Protocol::V2, Change::Snapshot) => socket.queue.snapshot(snapshot()),
+                    (Protocol::V2, Change::Delta(frame)) => {
+                        if socket.queue.delta(frame.clone()).is_err() {
+                            // Too far behind: what it waits for is replaced by where it gets to.
+                            socket.queue.snapshot(snapshot());
+                        }
+                    }
+                    (Protocol::V2, Change::None) => {}
+                }
+            }
+        }
     }
 
     fn kick_all(&mut self, why: Kick) {
@@ -916,9 +992,9 @@ mod tests {
         let created =
             rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
         let room = rooms.get(created.room).await.unwrap();
-        let (queue, _frames) = mpsc::channel(64);
+        let queue = Mailbox::new(64);
         let (kick, _kicked) = oneshot::channel();
-        let socket = room.join(Some(created.token), None, queue, kick).await.unwrap().unwrap();
+        let socket = room.join(Some(created.token), None, queue, Protocol::V1, kick).await.unwrap().unwrap();
         let place =
             SeatRequest::Action(Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY });
 
