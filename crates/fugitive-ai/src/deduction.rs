@@ -1,53 +1,75 @@
 //! The Marshal's notepad, solved: which numbers each face-down hideout can still be.
 //!
-//! # What a consistent trail is
-//! The Marshal sees the trail as positions 1..=n, each face up (number known; its sprint cards
-//! known too, except under 42, R11) or face down with a known **count** `k` of sprint cards.
-//! A *consistent trail* gives every face-down position a number so that, together with the
-//! face-up ones, all of this holds:
+//! # What is counted: complete worlds
+//! A **world** fixes every card the Marshal cannot see, but the order of the cards still in
+//! the decks (that order multiplies every world by the same number, so it is left out):
 //!
-//! 1. **Cards.** Each number is 1–41, not face up anywhere on the trail, not a revealed sprint
-//!    card, and not in the Marshal's hand (R2, R12).
-//! 2. **Order.** The numbers of positions 0 (card 0), 1, …, n strictly increase (R9).
-//! 3. **Reach.** Position `i` is at most `3 + S` above position `i - 1`, where `S` is the value
-//!    of its sprint cards when they are revealed, and `2k` (the most `k` cards are worth, R1)
-//!    while they are face down (R9, R10). Face-down sprint cards are counted, not identified:
-//!    which cards they are is not part of a trail.
-//! 4. **Draws.** For every position `i` and deck `d`: the hideouts of positions `1..=i` that
-//!    come from deck `d`, plus the revealed sprint cards of those positions that come from
-//!    deck `d`, number at most what the Fugitive had from `d` when he placed position `i`:
-//!    3 dealt from deck 1, 2 from deck 2, none from deck 3 (R3), plus each of his draws from
-//!    `d` before that placement (R8a: the history says which deck each draw came from). So a
-//!    card of deck 3 can't be a hideout placed before he first drew from deck 3.
-//! 5. **Guesses.** For every wrong guess of numbers `G`, made when the trail had `L`
-//!    positions: not every number of `G` was a face-down hideout among positions `1..=L` at that
-//!    moment (R12). Right guesses are face up, so rule 1 covers them.
-//!    Of the wrong guesses naming two or more numbers still unknown, a guess another one
-//!    implies is merged away (the same numbers named again later, or more numbers named with
-//!    fewer positions), and only the newest 32 of the rest are used: past that budget the
-//!    oldest guesses' evidence is left out, which allows more trails, never fewer.
+//! - the cards he was dealt: a set of 3 of deck 1 and 2 of deck 2 (R3);
+//! - the card each of his draws took, draw by draw (R7, R8a, R11a);
+//! - for every position, its hideout and the set of its sprint cards (R9, R10), for the
+//!   face-down ones and for the hidden sprint cards under 42 (R11).
 //!
-//! **Events** (`EVENTS.md`). Rule 3 uses the trail events: a hideout on an F1 Safe House
+//! His hand is what is left of his cards, so it is fixed too. A world is **consistent** when it
+//! agrees with everything she has seen, i.e. with the rules below; [`Deduction::of`] counts
+//! the consistent worlds, each once (the deal is uniform, so every world is as likely as any
+//! other before play; his strategy is not modelled), and per face-down position how many put
+//! each number there. A number's share is its count over the total. The rules:
+//!
+//! 1. **Cards.** All cards are distinct. No hidden hideout or hidden sprint card is in her
+//!    hand or face up anywhere (R12); 42 is never a sprint card (R11). The dealt and drawn
+//!    cards of deck `d` are cards of `d` that are not hers (her hand is the only public thing
+//!    that is not his).
+//! 2. **Order and reach.** The hideouts of positions 0 (card 0), 1, …, n strictly increase,
+//!    and position `i` is at most `3 + S` above position `i − 1`, `S` the value of its sprint
+//!    cards (R1, R9), revealed or not.
+//! 3. **Draws.** Every card placed at position `i`, hideout or sprint card, is one of his
+//!    fixed cards 1, 2, 3, 42, one he was dealt, or one he drew before placing position `i`
+//!    (the history says from which deck each draw came, R8a).
+//! 4. **Guesses.** For every wrong guess of numbers `G`, not every number of `G` was a
+//!    face-down hideout at that moment (R12, R13). Right guesses are face up (rule 1). Of the
+//!    wrong guesses naming two or more numbers still unknown, a guess another one implies is
+//!    merged away (the same numbers named again later, or more numbers named with fewer
+//!    positions), and only the newest 32 of the rest are used: past that budget the oldest
+//!    guesses' evidence is left out, which allows more worlds, never fewer.
+//!
+//! The opening rule (R6) and the pass bonus (R11a) add nothing beyond this: the placements
+//! and draws they allowed are in the history, and under `exactly_two` the second opening
+//! placement shows that the first left one possible. While the Fugitive is between his two
+//! opening placements under `exactly_two`, the worlds whose hand leaves no second placement
+//! are ruled out (`worlds.rs`, `between_opening_placements`, by walking every deal).
+//!
+//! # The bound: consistent trails
+//! The count before issue 15, kept as a fast bound ([`Deduction::trails_only`]): a *trail*
+//! gives every face-down position a number, with rules 1, 2 and 4 for the hideouts alone;
+//! a face-down sprint stack of `k` cards is only counted, worth at most `2k` (reach `3 + 2k`),
+//! and its cards are not identified; rule 3 counts hideouts and revealed sprint cards only
+//! (for every position `i` and deck `d`, those of positions `1..=i` from `d` number at most
+//! what he had taken from `d` when he placed `i`). Every consistent world has a consistent
+//! trail, so a number the bound rules out has no world: the exact count only tries the
+//! numbers the bound allows. [`Deduction::of`] gives the bound instead (and says so:
+//! [`Deduction::exact`] is `false`) in two cases: in a game with an event variant, and when
+//! the exact count needs more than 200,000 steps or its counts overflow `u128`
+//! (`worlds.rs`, `BUDGET`).
+//!
+//! **Events** (`EVENTS.md`): with an event variant the bound is used. Its reach uses the
+//! trail events: a hideout on an F1 Safe House
 //! space may lie `5 + S` above, on an M1 Roadblock space at most 3 (sprint cards an F5 Smoke
 //! Screen added later never counted). Sprint cards shown by M2 Informant count like revealed
-//! ones; a position that got a Smoke Screen card counts its sprint cards only for rule 3 (the
-//! added card may have been drawn after the placement, so rule 4 leaves them out). Draws caused
-//! by events are `drew` entries like any other (rule 4); M4 Dragnet's guesses are guesses
-//! (rule 5). The rest is left out, which only ever allows more trails, never fewer: the counts
-//! of M3 Stakeout, M6 Eyewitness's group, the top card the Marshal saw with N5 Town Gossip,
+//! ones; a position that got a Smoke Screen card counts its sprint cards only for the reach
+//! (the added card may have been drawn after the placement, so the draws rule leaves them out).
+//! Draws caused by events are `drew` entries like any other; M4 Dragnet's guesses are guesses.
+//! The rest is left out, which only ever allows more trails, never fewer: the counts of M3
+//! Stakeout, M6 Eyewitness's group, the top card the Marshal saw with N5 Town Gossip,
 //! and the cards returned to a deck by F4 Bad Intel or N6 Change of Plans (a card leaving the
 //! Marshal's hand is no longer ruled out). [`Deduction::ignored_events`] names those drawn so far.
 //!
-//! [`Deduction::of`] counts these trails exactly and, per face-down position, how many of them
-//! give it each number; a number's share is its count over the total. Everything is read from
-//! the [`MarshalView`]; the Fugitive's strategy is not modelled (every consistent trail counts
-//! once).
+//! Everything is read from the [`MarshalView`].
 //!
 //! # How
-//! A dynamic programme over the positions in trail order. Its state after position `i` is
-//! the number there, how many hideouts so far come from that number's deck (the decks are
-//! ranges in order, so an earlier deck's count never grows again and, with the limits of rule
-//! 4 replaced by their minimum over the later positions, can be dropped), and one bit per
+//! The worlds: see `worlds.rs`. The bound: a dynamic programme over the positions in trail
+//! order. Its state after position `i` is the number there, how many hideouts so far come from that number's deck (the decks are
+//! ranges in order, so an earlier deck's count never grows again and, with the limits of the draws
+//! rule replaced by their minimum over the later positions, can be dropped), and one bit per
 //! multi-number wrong guess still open: "every number of the guess up to here is on the
 //! trail". Counting forward and backward gives each position's numbers. At most 41 numbers ×
 //! 15 counts × the open-guess bits per position, each with at most `4 + 2k` successors. Counts
@@ -60,11 +82,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::view::MarshalView;
 
-/// The solved notepad: every consistent trail counted (see the module documentation).
+/// The solved notepad: every consistent world counted (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deduction {
-    trails: u64,
+    worlds: u128,
     positions: Vec<PositionCandidates>,
+    /// Whether the counts are of complete worlds (`true`) or of trails, the bound.
+    exact: bool,
     /// The event cards drawn so far whose information this deduction does not use.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     ignored_events: Vec<EventCard>,
@@ -75,7 +99,7 @@ pub struct Deduction {
 pub struct PositionCandidates {
     /// Trail position, 1 for the first hideout.
     pub position: usize,
-    /// The numbers it can be, ascending, each with how many consistent trails give it.
+    /// The numbers it can be, ascending, each with how many consistent worlds give it.
     pub candidates: Vec<Candidate>,
 }
 
@@ -84,13 +108,55 @@ pub struct PositionCandidates {
 pub struct Candidate {
     /// The number.
     pub number: Card,
-    /// How many consistent trails put it here.
-    pub trails: u64,
+    /// How many consistent worlds put it here.
+    pub worlds: u128,
 }
 
 impl Deduction {
-    /// Solves the Marshal's notepad from her view alone.
+    /// Solves the Marshal's notepad from her view alone: the exact count of worlds, or the
+    /// count of trails when the exact one does not apply (see the module documentation).
     pub fn of(view: &MarshalView) -> Deduction {
+        let evidence = Evidence::read(view);
+        let bound = evidence.solve();
+        let worlds = match crate::worlds::between_opening_placements(view.view()) {
+            Some(worlds) => Some(worlds),
+            None if evidence.events => None,
+            None => crate::worlds::count(&evidence, &allowed(&bound, evidence.slots.len())),
+        };
+        let mut deduction = worlds.map_or(bound, from_worlds);
+        deduction.ignored_events = ignored_events(view);
+        deduction
+    }
+
+    /// The hard Marshal's odds: per position, the numbers the exact count leaves (those with a
+    /// consistent world), weighted as the trail count weighs them, each position's weights
+    /// scaled to the same total (2^32). Weighing worlds (as [`Deduction::of`] does) prices in
+    /// how likely he was to hold each card, as if he chose uniformly among his cards; a
+    /// Fugitive who goes as far as he can does not, and the greedy Marshal guessed worse with
+    /// those odds (`BENCHMARKS.md`). Falls back to the trail count like [`Deduction::of`].
+    pub fn trails_within_worlds(view: &MarshalView) -> Deduction {
+        let worlds = Deduction::of(view);
+        let mut bound = Deduction::trails_only(view);
+        if !worlds.exact || bound.worlds == 0 {
+            return worlds;
+        }
+        const TOTAL: u128 = 1 << 32;
+        for p in &mut bound.positions {
+            p.candidates.retain(|c| worlds.share(p.position, c.number) > 0.0);
+            let sum: u128 = p.candidates.iter().map(|c| c.worlds).sum();
+            for c in &mut p.candidates {
+                c.worlds = c.worlds * TOTAL / sum.max(1);
+            }
+        }
+        bound.worlds = if worlds.worlds == 0 { 0 } else { TOTAL };
+        bound.exact = true;
+        bound.ignored_events = worlds.ignored_events;
+        bound
+    }
+
+    /// The count of consistent trails alone, each world's sprint cards not identified: the
+    /// fast bound the exact count prunes with and falls back to.
+    pub fn trails_only(view: &MarshalView) -> Deduction {
         let mut deduction = Evidence::read(view).solve();
         deduction.ignored_events = ignored_events(view);
         deduction
@@ -102,9 +168,16 @@ impl Deduction {
         &self.ignored_events
     }
 
-    /// How many consistent trails there are (0 only for evidence no real game can produce).
-    pub fn trails(&self) -> u64 {
-        self.trails
+    /// How many consistent worlds there are (0 only for evidence no real game can produce);
+    /// consistent trails when [`Deduction::exact`] is false.
+    pub fn worlds(&self) -> u128 {
+        self.worlds
+    }
+
+    /// Whether the counts are of complete worlds; `false`: of trails (the bound, with events
+    /// or when the exact count outgrew its budget).
+    pub fn exact(&self) -> bool {
+        self.exact
     }
 
     /// The face-down positions, in trail order, with their candidates.
@@ -112,37 +185,62 @@ impl Deduction {
         &self.positions
     }
 
-    /// The share of consistent trails that put `number` at `position` (0 if none do).
+    /// The share of consistent worlds that put `number` at `position` (0 if none do).
     pub fn share(&self, position: usize, number: Card) -> f64 {
         let count = self
             .positions
             .iter()
             .find(|p| p.position == position)
             .and_then(|p| p.candidates.iter().find(|c| c.number == number))
-            .map_or(0, |c| c.trails);
+            .map_or(0, |c| c.worlds);
         self.ratio(count)
     }
 
-    /// The share of consistent trails on which `number` is a face-down hideout anywhere.
+    /// The share of consistent worlds on which `number` is a face-down hideout anywhere.
     pub fn hideout_share(&self, number: Card) -> f64 {
-        let count: u64 = self
+        let count: u128 = self
             .positions
             .iter()
             .flat_map(|p| &p.candidates)
             .filter(|c| c.number == number)
-            .map(|c| c.trails)
+            .map(|c| c.worlds)
             .sum();
         self.ratio(count)
     }
 
-    /// The numbers that are a face-down hideout on every consistent trail.
+    /// The numbers that are a face-down hideout on every consistent world.
     pub fn certain(&self) -> Cards {
         self.positions.iter().filter(|p| p.candidates.len() == 1).map(|p| p.candidates[0].number).collect()
     }
 
-    fn ratio(&self, count: u64) -> f64 {
-        if self.trails == 0 { 0.0 } else { count as f64 / self.trails as f64 }
+    fn ratio(&self, count: u128) -> f64 {
+        if self.worlds == 0 { 0.0 } else { count as f64 / self.worlds as f64 }
     }
+}
+
+/// Per position, the numbers the trail count `bound` leaves (the exact count tries no other).
+fn allowed(bound: &Deduction, n: usize) -> Vec<Cards> {
+    (1..=n)
+        .map(|i| {
+            let p = bound.positions.iter().find(|p| p.position == i);
+            p.map(|p| p.candidates.iter().map(|c| c.number).collect()).unwrap_or_default()
+        })
+        .collect()
+}
+
+fn from_worlds(worlds: crate::worlds::Worlds) -> Deduction {
+    let positions = worlds
+        .positions
+        .iter()
+        .map(|(position, counts)| PositionCandidates {
+            position: *position,
+            candidates: (1..42u8)
+                .filter(|&h| counts[usize::from(h)] > 0)
+                .map(|h| Candidate { number: Card::new(h).expect("1 to 41"), worlds: counts[usize::from(h)] })
+                .collect(),
+        })
+        .collect();
+    Deduction { worlds: worlds.total, positions, exact: true, ignored_events: Vec::new() }
 }
 
 /// The drawn events whose information the deduction leaves out, each once.
@@ -174,7 +272,7 @@ fn source(number: u8) -> usize {
 }
 
 /// The most open multi-number wrong guesses the programme keeps (one bit each in [`State`]);
-/// older ones beyond it are left out (rule 5).
+/// older ones beyond it are left out (rule 4).
 const MAX_OPEN_GUESSES: usize = 32;
 
 /// What the Fugitive holds of deck `d` (1–3) at the start (R3).
@@ -182,20 +280,30 @@ const DEALT: [i64; 4] = [0, 3, 2, 0];
 
 /// One position of the trail as the Marshal knows it.
 #[derive(Clone, Copy, Debug)]
-struct Slot {
+pub(crate) struct Slot {
     /// The number, if face up.
-    number: Option<u8>,
-    /// The most it may lie above the previous position (rule 3).
+    pub(crate) number: Option<u8>,
+    /// The most it may lie above the previous position (rule 2).
     reach: u8,
+    /// How far it may lie above the previous position without sprint cards: 3, or 5 on an F1
+    /// Safe House space.
+    pub(crate) base: u8,
+    /// How many sprint cards lie under it.
+    pub(crate) sprint_count: u8,
+    /// Its sprint cards, once revealed (never under 42 while the game runs, R11).
+    pub(crate) sprints: Option<Cards>,
     /// Numbers it can't be because of wrong single-number guesses.
-    forbidden: Cards,
-    /// Per deck, the most hideouts from it among positions up to here (rule 4), already the
+    pub(crate) forbidden: Cards,
+    /// Per deck, the most hideouts from it among positions up to here (rule 3), already the
     /// minimum over the later positions.
     cap: [i64; 4],
+    /// Per deck (1–3), the cards he had taken from it when he placed this position: the deal
+    /// and his draws before it (R3, R8a).
+    pub(crate) had: [i64; 4],
 }
 
 /// A wrong guess of two or more numbers that are still unknown, made when the trail had
-/// `horizon` positions (rule 5).
+/// `horizon` positions (rule 4).
 #[derive(Clone, Copy, Debug)]
 struct OpenGuess {
     numbers: Cards,
@@ -204,12 +312,19 @@ struct OpenGuess {
 
 /// The evidence of the rules above, read from the view.
 #[derive(Clone, Debug)]
-struct Evidence {
-    slots: Vec<Slot>,
-    excluded: Cards,
+pub(crate) struct Evidence {
+    pub(crate) slots: Vec<Slot>,
+    /// Her hand and every number face up on the trail.
+    pub(crate) excluded: Cards,
+    /// Her hand.
+    pub(crate) hand: Cards,
+    /// Per deck (1–3), the cards he has taken from it: the deal and every draw (R3, R8a).
+    pub(crate) taken: [i64; 4],
+    /// Whether the game has an event variant (the exact count leaves those games to the bound).
+    pub(crate) events: bool,
     guesses: Vec<OpenGuess>,
     /// A wrong guess that no trail can explain: only hand-built views have one.
-    impossible: bool,
+    pub(crate) impossible: bool,
 }
 
 impl Evidence {
@@ -265,11 +380,16 @@ impl Evidence {
                 for d in 1..4 {
                     cap[d] = had[d] - used[d];
                 }
+                let number = card.card.filter(|_| card.face_up).map(Card::number);
                 Slot {
-                    number: card.card.filter(|_| card.face_up).map(Card::number),
+                    number,
                     reach: base + value,
+                    base,
+                    sprint_count: card.sprint_count.min(40) as u8,
+                    sprints: card.sprints.filter(|_| number.is_some_and(|n| n != 42)),
                     forbidden: Cards::EMPTY,
                     cap,
+                    had: *had,
                 }
             })
             .collect();
@@ -278,7 +398,10 @@ impl Evidence {
                 slots[i].cap[d] = slots[i].cap[d].min(slots[i + 1].cap[d]);
             }
         }
-        let mut evidence = Evidence { slots, excluded, guesses: Vec::new(), impossible: false };
+        let hand = view.hands.marshal.cards.unwrap_or_default();
+        let events = !view.rules.events.is_off();
+        let mut evidence =
+            Evidence { slots, excluded, hand, taken: drawn, events, guesses: Vec::new(), impossible: false };
         for (numbers, hidden) in wrong {
             evidence.add_wrong_guess(numbers, &hidden);
         }
@@ -362,31 +485,41 @@ impl Evidence {
             if d != 0 && i64::from(count) > slot.cap[d] {
                 continue;
             }
-            let mut open = state.open;
-            let mut rejected = false;
-            for (bit, guess) in self.guesses.iter().enumerate() {
-                if open & (1 << bit) == 0 || guess.horizon < i {
-                    continue;
-                }
-                // The guess's numbers strictly between the two positions were skipped.
-                let between = (1u64 << h) - (1u64 << (p + 1));
-                let still = guess.numbers.bits() & between == 0;
-                if guess.horizon == i {
-                    rejected |= still && guess.numbers.last().is_some_and(|g| g.number() <= h);
-                    open &= !(1 << bit);
-                } else if !still {
-                    open &= !(1 << bit);
-                }
-            }
-            if !rejected {
+            if let Some(open) = self.guess_step(i, p, h, state.open) {
                 visit(State { number: h, count, open });
             }
         }
     }
 
+    /// Rule 5 from the hideout `p` before position `i` to `h` there: the open-guess bits
+    /// after it, or `None` when a wrong guess would have been right.
+    pub(crate) fn guess_step(&self, i: usize, p: u8, h: u8, mut open: u64) -> Option<u64> {
+        let mut rejected = false;
+        for (bit, guess) in self.guesses.iter().enumerate() {
+            if open & (1 << bit) == 0 || guess.horizon < i {
+                continue;
+            }
+            // The guess's numbers strictly between the two positions were skipped.
+            let between = (1u64 << h) - (1u64 << (p + 1));
+            let still = guess.numbers.bits() & between == 0;
+            if guess.horizon == i {
+                rejected |= still && guess.numbers.last().is_some_and(|g| g.number() <= h);
+                open &= !(1 << bit);
+            } else if !still {
+                open &= !(1 << bit);
+            }
+        }
+        (!rejected).then_some(open)
+    }
+
+    /// The open-guess bits before the first position: every open guess still possible.
+    pub(crate) fn all_open(&self) -> u64 {
+        (1u64 << self.guesses.len()) - 1
+    }
+
     fn solve(&self) -> Deduction {
         let n = self.slots.len();
-        let start = State { number: 0, count: 0, open: (1u64 << self.guesses.len()) - 1 };
+        let start = State { number: 0, count: 0, open: self.all_open() };
         let mut forward: Vec<HashMap<State, u64>> = vec![HashMap::from([(start, 1)])];
         if self.impossible {
             forward[0].clear();
@@ -398,7 +531,7 @@ impl Evidence {
             }
             forward.push(layer);
         }
-        let trails = forward[n].values().sum();
+        let trails: u64 = forward[n].values().sum();
         // Backward: how many ways each state can be completed.
         let mut after: HashMap<State, u64> = forward[n].keys().map(|&s| (s, 1)).collect();
         let mut positions = Vec::new();
@@ -410,7 +543,10 @@ impl Evidence {
                 }
                 let candidates = (1..42)
                     .filter(|&h| counts[h] > 0)
-                    .map(|h| Candidate { number: Card::new(h as u8).expect("1 to 41"), trails: counts[h] })
+                    .map(|h| Candidate {
+                        number: Card::new(h as u8).expect("1 to 41"),
+                        worlds: u128::from(counts[h]),
+                    })
                     .collect();
                 positions.push(PositionCandidates { position: i, candidates });
             }
@@ -423,7 +559,7 @@ impl Evidence {
             after = before;
         }
         positions.reverse();
-        Deduction { trails, positions, ignored_events: Vec::new() }
+        Deduction { worlds: u128::from(trails), positions, exact: false, ignored_events: Vec::new() }
     }
 }
 
@@ -450,7 +586,9 @@ mod tests {
         let mut game = Game::new(Setup::new(1u64));
         game.apply(Role::Fugitive, Action::Place { hideout: c(2), sprints: Cards::EMPTY }).unwrap();
         let d = Deduction::of(&MarshalView::of(&game));
-        assert_eq!(d.trails(), 3);
+        // Each of 1, 2, 3 with any deal: 3 of deck 1's 11 cards, 2 of deck 2's 14.
+        assert_eq!(d.worlds(), 3 * 165 * 91);
+        assert!(d.exact());
         let numbers: Vec<u8> = d.positions()[0].candidates.iter().map(|c| c.number.number()).collect();
         assert_eq!(numbers, [1, 2, 3]);
         assert!((d.share(1, c(2)) - 1.0 / 3.0).abs() < 1e-12);

@@ -249,12 +249,15 @@ fn hard_belief(evidence: &[f64]) -> f64 {
 fn hard_evidence(game: &Game, action: Action) -> f64 {
     let view = MarshalView::of(game);
     let legal = view.legal_actions();
-    let hard =
-        if MarshalBot::new(Level::Hard, 0).act(&view) == Some(action) { 1.0 - HARD_SLIP } else { HARD_SLIP };
+    let hard = if MarshalBot::new(Level::Hard, 0).fast().act(&view) == Some(action) {
+        1.0 - HARD_SLIP
+    } else {
+        HARD_SLIP
+    };
     let easy = match action {
         Action::Draw { .. } => 1.0 / legal.draws.len().max(1) as f64,
         Action::Guess { numbers } if numbers.len() == 1 => {
-            let deduction = Deduction::of(&view);
+            let deduction = Deduction::trails_only(&view);
             let open = legal.guess.map(|g| g.numbers).unwrap_or_default();
             let total: f64 = open.iter().map(|n| deduction.hideout_share(n)).sum();
             let number = numbers.first().expect("one number");
@@ -420,7 +423,8 @@ impl Move {
 /// wins; a loss is worth a little for how far his trail got (a tie-break among moves that
 /// all lose against a strong Marshal).
 fn rollout(game: &mut Game, marshal: Level, seed: u64) -> f64 {
-    let mut marshal = MarshalBot::new(marshal, seed);
+    // The notepad's cheap count: the exact one costs too much for thousands of rollouts.
+    let mut marshal = MarshalBot::new(marshal, seed).fast();
     let rng = &mut ChaCha8Rng::seed_from_u64(seed ^ 0xf0e1_d2c3);
     for _ in 0..ROLLOUT_ACTIONS {
         let Some(role) = game.to_move() else { break };

@@ -6,14 +6,17 @@
 //!
 //! # Map
 //! - [`MarshalView`], [`FugitiveView`] (`view.rs`): a role's view, and its legal actions.
-//! - [`Deduction`] (`deduction.rs`): the Marshal's notepad, solved exactly — which numbers each
-//!   face-down hideout can still be, and how many whole trails fit the evidence.
+//! - [`Deduction`] (`deduction.rs`, `worlds.rs`): the Marshal's notepad, solved exactly — which
+//!   numbers each face-down hideout can still be, and in how many complete worlds (trails,
+//!   hidden sprint cards, which draw each card was) that fit the evidence.
 //! - [`MarshalBot`] (`marshal.rs`) and [`FugitiveBot`] (`fugitive.rs`): the computer players,
 //!   at each [`Level`].
 //! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
 //!
-//! The deduction is exact for the base game; with an event variant it stays sound (the true
-//! trail is always counted) but leaves some events' information out (see `deduction.rs`). The
+//! The deduction is exact for the base game (but for the oldest of more than 32 open wrong
+//! guesses, and states past its work budget, where it gives the trail count); with an event
+//! variant it counts trails, stays sound (the true trail is always counted) and leaves some
+//! events' information out (see `deduction.rs`). The
 //! bots answer every event's pending decision, on the server as in `fugitive-sim --events`.
 //!
 //! A bot takes its role's view; the whole game does not fit:
@@ -35,7 +38,8 @@
 //!
 //! let game = Game::new(Setup::new(7u64));
 //! let deduction = Deduction::of(&MarshalView::of(&game));
-//! assert_eq!(deduction.trails(), 1); // nothing placed yet: the empty trail
+//! // Nothing placed yet: the worlds are his deals, 3 of deck 1's 11 cards and 2 of deck 2's 14.
+//! assert_eq!(deduction.worlds(), 165 * 91);
 //! ```
 #![warn(missing_docs)]
 
@@ -45,6 +49,7 @@ mod marshal;
 mod sim;
 mod view;
 mod world;
+mod worlds;
 
 pub use deduction::{Candidate, Deduction, PositionCandidates};
 pub use fugitive::{DEFAULT_ROLLOUTS, FugitiveBot};

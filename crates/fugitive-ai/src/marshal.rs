@@ -13,7 +13,9 @@ use crate::view::{Level, MarshalView, best_choice, peeked};
 /// - `random`: any legal action (`LegalActions::sample`).
 /// - `easy`: draws from a random deck; guesses one number, drawn at random with the
 ///   deduction's odds of it being a hideout.
-/// - `hard`: draws from the deck holding most of the deduction's candidates; guesses the most
+/// - `hard`: reads [`Deduction::trails_within_worlds`] (the numbers the exact count of worlds
+///   leaves, with the trail count's odds); draws from the deck holding most of the
+///   deduction's candidates; guesses the most
 ///   likely number, adding every number it is certain of (a multi-number guess only when it is
 ///   certain of all but one); in the Manhunt, the most likely number each time (greedy).
 /// - Events (`easy` and `hard`, [`MarshalBot::choose`]): M4 Dragnet names the most likely
@@ -25,12 +27,32 @@ use crate::view::{Level, MarshalView, best_choice, peeked};
 pub struct MarshalBot {
     level: Level,
     rng: ChaCha8Rng,
+    /// Reads the trail count alone (`Deduction::trails_only`): the cheap model of her the hard
+    /// Fugitive plays thousands of games against.
+    fast: bool,
 }
 
 impl MarshalBot {
     /// A Marshal of this level; `seed` makes its choices reproducible.
     pub fn new(level: Level, seed: u64) -> MarshalBot {
-        MarshalBot { level, rng: ChaCha8Rng::seed_from_u64(seed) }
+        MarshalBot { level, rng: ChaCha8Rng::seed_from_u64(seed), fast: false }
+    }
+
+    /// The same Marshal reading the trail count instead of the worlds (the notepad before
+    /// issue 15): about a hundred times cheaper, for the hard Fugitive's rollouts.
+    #[must_use]
+    pub(crate) fn fast(self) -> MarshalBot {
+        MarshalBot { fast: true, ..self }
+    }
+
+    /// What she reads her odds from. The hard Marshal: the trail count's odds on what the worlds
+    /// leave (`deduction.rs`; on the worlds' own shares she was weaker). The easy one keeps the
+    /// trail count she was measured with, so her strength, and the levels' order, stay as they were.
+    fn deduction(&self, view: &MarshalView) -> Deduction {
+        match self.level {
+            Level::Hard if !self.fast => Deduction::trails_within_worlds(view),
+            _ => Deduction::trails_only(view),
+        }
     }
 
     /// Its action, or `None` when it is not the Marshal's move.
@@ -46,12 +68,12 @@ impl MarshalBot {
             // The `easy` Marshal draws without reading her notepad (it is solved only when used:
             // the hard Fugitive's rollouts play thousands of her turns).
             let deck = match self.level {
-                Level::Hard => best_deck(&Deduction::of(view), &legal.draws),
+                Level::Hard => best_deck(&self.deduction(view), &legal.draws),
                 _ => *legal.draws.choose(&mut self.rng)?,
             };
             return Some(Action::Draw { deck });
         }
-        let deduction = Deduction::of(view);
+        let deduction = self.deduction(view);
         if !legal.choices.is_empty() {
             return Some(Action::Choose { choice: choose(view, &deduction, &legal.choices, &legal.draws) });
         }

@@ -40,7 +40,7 @@ fn bot_game(seed: u64, fugitive: Level, marshal: Level, mut visit: impl FnMut(&G
 /// Every face-down hideout's true number is among its candidates, and the counts add up.
 fn check_contains_truth(game: &Game) {
     let d = Deduction::of(&MarshalView::of(game));
-    assert!(d.trails() > 0, "no consistent trail in {:?}", game.actions());
+    assert!(d.worlds() > 0, "no consistent world in {:?}", game.actions());
     let hidden: Vec<(usize, Card)> = game.trail().hidden().map(|(i, h)| (i, h.card)).collect();
     assert_eq!(d.positions().len(), hidden.len());
     for ((position, card), candidates) in hidden.into_iter().zip(d.positions()) {
@@ -50,7 +50,7 @@ fn check_contains_truth(game: &Game) {
             "true hideout {card} at {position} ruled out: {:?}",
             game.actions()
         );
-        assert_eq!(candidates.candidates.iter().map(|c| c.trails).sum::<u64>(), d.trails());
+        assert_eq!(candidates.candidates.iter().map(|c| c.worlds).sum::<u128>(), d.worlds());
     }
 }
 
@@ -162,14 +162,16 @@ fn brute_force(view: &MarshalView) -> (u64, BTreeMap<usize, BTreeMap<u8, u64>>) 
     (total, counts)
 }
 
+/// The trail count (`Deduction::trails_only`, the bound the exact count prunes with) against
+/// its brute force; `tests/worlds.rs` checks the worlds.
 fn check_against_brute_force(view: &MarshalView) {
-    let d = Deduction::of(view);
+    let d = Deduction::trails_only(view);
     let (total, counts) = brute_force(view);
-    assert_eq!(d.trails(), total, "trail count of {:?}", view.view().history);
+    assert_eq!(d.worlds(), u128::from(total), "trail count of {:?}", view.view().history);
     let ours: BTreeMap<usize, BTreeMap<u8, u64>> = d
         .positions()
         .iter()
-        .map(|p| (p.position, p.candidates.iter().map(|c| (c.number.number(), c.trails)).collect()))
+        .map(|p| (p.position, p.candidates.iter().map(|c| (c.number.number(), c.worlds as u64)).collect()))
         .collect();
     let theirs: BTreeMap<usize, BTreeMap<u8, u64>> =
         counts.into_iter().filter(|(_, m)| !m.is_empty()).collect();
@@ -210,7 +212,7 @@ fn trail_count_is_exact_on_hand_built_positions() {
     let game = seed_7(&actions);
     check_against_brute_force(&MarshalView::of(&game));
     // Two face-down hideouts within reach: (1..=3, then up to 3 above) less her 4.
-    assert!(Deduction::of(&MarshalView::of(&game)).trails() > 0);
+    assert!(Deduction::of(&MarshalView::of(&game)).worlds() > 0);
     actions.extend([draw(F, Deck::Three), place(12, &[1, 2]), draw(M, Deck::One), guess(&[3])]);
     check_against_brute_force(&MarshalView::of(&seed_7(&actions)));
     actions.extend([draw(F, Deck::Two), place(15, &[]), draw(M, Deck::Two), guess(&[13])]);

@@ -17,7 +17,7 @@ fn setup(seed: u64, events: EventVariant) -> Setup {
 /// Every face-down hideout's true number is among its candidates.
 fn check_contains_truth(game: &Game) {
     let d = Deduction::of(&MarshalView::of(game));
-    assert!(d.trails() > 0, "no consistent trail in {:?}", game.actions());
+    assert!(d.worlds() > 0, "no consistent trail in {:?}", game.actions());
     for (position, hideout) in game.trail().hidden() {
         assert!(
             d.share(position, hideout.card) > 0.0,

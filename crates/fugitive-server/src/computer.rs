@@ -34,11 +34,12 @@ pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Notepa
             candidates: p
                 .candidates
                 .iter()
-                .map(|c| NotepadCandidate { number: c.number, trails: c.trails })
+                .map(|c| NotepadCandidate { number: c.number, trails: c.worlds })
                 .collect(),
         });
         Notepad {
-            trails: deduction.trails(),
+            trails: deduction.worlds(),
+            exact: deduction.exact(),
             positions: positions.collect(),
             ignored_events: deduction.ignored_events().to_vec(),
         }

@@ -306,8 +306,12 @@ pub struct ClockStatus {
 /// deduction found, so the protocol keeps its shape whatever the deduction's own type becomes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Notepad {
-    /// How many complete trails fit everything she has seen.
-    pub trails: u64,
+    /// How many complete worlds fit everything she has seen (`exact`), or trails (not
+    /// `exact`: with events, or past the exact count's budget). Named `trails` for the
+    /// clients that read shares from it.
+    pub trails: u128,
+    /// Whether the counts are of complete worlds (see `docs/protocol.md`).
+    pub exact: bool,
     /// Each face-down position with the numbers it can still be.
     pub positions: Vec<NotepadPosition>,
     /// The drawn event cards whose information the notepad leaves out; left out when none.
@@ -329,8 +333,8 @@ pub struct NotepadPosition {
 pub struct NotepadCandidate {
     /// The number.
     pub number: Card,
-    /// How many of the fitting trails put it here.
-    pub trails: u64,
+    /// How many of the fitting worlds (or trails) put it here.
+    pub trails: u128,
 }
 
 /// A server message.

@@ -90,7 +90,10 @@ async fn the_notepad_assist_gives_the_marshal_the_candidates() {
     let client = play_against(&server, body, Role::Marshal).await;
     let states: Vec<Value> = client.states().cloned().collect();
     let running: Vec<&Value> = states.iter().filter(|s| s["view"]["outcome"].is_null()).collect();
-    assert!(running.iter().all(|s| s["notepad"]["trails"].as_u64() > Some(0)), "every running state has one");
+    assert!(
+        running.iter().all(|s| s["notepad"]["trails"].as_f64() > Some(0.0)),
+        "every running state has one"
+    );
     let placed = running.iter().find(|s| s["view"]["trail"].as_array().unwrap().len() > 1).unwrap();
     let candidates = &placed["notepad"]["positions"][0]["candidates"];
     assert!(!candidates.as_array().unwrap().is_empty(), "{placed}");
@@ -123,7 +126,7 @@ async fn the_computer_plays_every_event_variant() {
         assert_eq!(last["view"]["rules"]["events"], *events);
         assert!(!last["view"]["outcome"].is_null());
         if viewer == Role::Marshal {
-            assert!(client.states().any(|s| s["notepad"]["trails"].as_u64() > Some(0)));
+            assert!(client.states().any(|s| s["notepad"]["trails"].as_f64() > Some(0.0)));
         }
     }
     assert!(bot_choices > 0, "the computer had no decision to make in five games");

@@ -1,0 +1,510 @@
+//! The notepad counted over complete worlds (the base game): see `deduction.rs` for what a
+//! world is.
+//!
+//! # How
+//! A dynamic programme over the positions in trail order, like the trail count, whose
+//! transitions also choose each hidden sprint stack's *classes*: a class is a deck (0 for the
+//! fixed cards 1–3, then decks 1–3) and a parity (even +2, odd +1), 8 in all. Which cards of a
+//! class the hidden sprint cards are, and which of his deal and draws each placed card was, are
+//! counted with binomials and falling factorials instead of being enumerated:
+//!
+//! - **Draws.** The cards he took from deck `d` are slots in time order (the deal's three or
+//!   two first). A card placed at position `i` fills a slot taken before `i`: with `U` cards of
+//!   `d` placed before, `N` slots taken by then and `n` cards of `d` placed at `i`, there are
+//!   `(N − U)(N − U − 1)…(N − U − n + 1)` ways. The slots never placed hold any of the cards of
+//!   `d` left (not hers, not placed): `(A − p)` falling `(m − p)` ways at the end. The deal is a
+//!   set, not a sequence, so the total is divided by `3! · 2!`.
+//! - **Sprint identities.** A class's hidden sprint cards are any of its cards that are not
+//!   ruled out (hers, face up) and not a hidden hideout of the class: `C(X − a, b)` sets, split
+//!   among the positions in `b! / Π bᵢ!` ways. Hideouts increase, so a deck's hideouts are one
+//!   run of positions: once the trail's last hideout is above deck `d`, `a` is final for its
+//!   classes and each later sprint stack takes `C(X − used, bᵢ)` of what is left. Before that
+//!   the state keeps `used = a + b` per class and `a` for the current deck, and the
+//!   `C(X − a, b)` is taken when the trail leaves the deck (or at the end).
+//!
+//! The state after a position is the hideout there, `used` of the 8 classes, `a` of the
+//! current deck's two classes, and the open-guess bits of the trail count. Forward and backward
+//! passes give each position's numbers. Only the numbers the trail count allows are tried
+//! (it is a relaxation: a number with no consistent trail has no world). Counts are `u128`
+//! with checked arithmetic; an overflow or more than [`BUDGET`] transitions gives `None`, and
+//! the caller falls back to the trail count.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use fugitive_core::{Cards, Deck};
+
+use crate::deduction::Evidence;
+
+/// The most transitions the exact count makes before it gives up (the fast bound is used).
+pub(crate) const BUDGET: usize = 200_000;
+
+/// The exact count: worlds in all and, per face-down position, per number.
+#[derive(Clone, Debug)]
+pub(crate) struct Worlds {
+    pub(crate) total: u128,
+    /// For each face-down position (1-based), the worlds with each number 0–41 there.
+    pub(crate) positions: Vec<(usize, [u128; 42])>,
+}
+
+/// The deck of a number: 0 for card 0 and 1–3, 1–3 for the decks, 4 for 42.
+fn deck(n: u8) -> usize {
+    match n {
+        0..=3 => 0,
+        4..=14 => 1,
+        15..=28 => 2,
+        29..=41 => 3,
+        _ => 4,
+    }
+}
+
+/// The class of a card that can be a hidden hideout or sprint card (1–41).
+fn class(n: u8) -> usize {
+    2 * deck(n) + usize::from(n % 2)
+}
+
+/// A class's sprint value.
+fn value(class: usize) -> u8 {
+    if class % 2 == 1 { 1 } else { 2 }
+}
+
+fn binomial(n: i64, k: i64) -> u128 {
+    if k < 0 || n < k {
+        return 0;
+    }
+    let mut r: u128 = 1;
+    for j in 0..k {
+        // Exact at every step: r · (n − j) / (j + 1) is C(n, j + 1).
+        r = r * (n - j) as u128 / (j + 1) as u128;
+    }
+    r
+}
+
+fn falling(n: i64, k: i64) -> Option<u128> {
+    if k < 0 || n < k {
+        return Some(0);
+    }
+    (0..k).try_fold(1u128, |r, j| r.checked_mul((n - j) as u128))
+}
+
+/// The programme's state (see the module documentation), packed: the hideout in bits 0–5,
+/// `used` of class `c` in bits `8 + 4c`, `a` of the current deck's even and odd class in bits
+/// 40 and 44; and the open-guess bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key(u64, u64);
+
+impl Key {
+    fn new(h: u8, used: &[u8; 8], a: [u8; 2], open: u64) -> Key {
+        let mut packed = u64::from(h) | u64::from(a[0]) << 40 | u64::from(a[1]) << 44;
+        for (c, &u) in used.iter().enumerate() {
+            packed |= u64::from(u) << (8 + 4 * c);
+        }
+        Key(packed, open)
+    }
+    fn h(self) -> u8 {
+        (self.0 & 0x3f) as u8
+    }
+    fn used(self) -> [u8; 8] {
+        std::array::from_fn(|c| ((self.0 >> (8 + 4 * c)) & 0xf) as u8)
+    }
+    fn a(self) -> [u8; 2] {
+        [((self.0 >> 40) & 0xf) as u8, ((self.0 >> 44) & 0xf) as u8]
+    }
+}
+
+/// A small multiplicative hasher: the keys are already well mixed bit fields.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Map<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
+
+/// One class vector of a hidden sprint stack: how many cards of each class, and their value.
+#[derive(Clone, Copy, Debug)]
+struct Stack {
+    counts: [u8; 8],
+    value: u8,
+}
+
+/// Every way to split `k` sprint cards among the classes, each at most `room[c]`.
+fn stacks(k: u8, room: &[u8; 8]) -> Vec<Stack> {
+    fn go(c: usize, left: u8, counts: &mut [u8; 8], room: &[u8; 8], out: &mut Vec<Stack>) {
+        if c == 8 {
+            if left == 0 {
+                let value = (0..8).map(|c| counts[c] * value(c)).sum();
+                out.push(Stack { counts: *counts, value });
+            }
+            return;
+        }
+        for b in 0..=left.min(room[c]) {
+            counts[c] = b;
+            go(c + 1, left - b, counts, room, out);
+        }
+        counts[c] = 0;
+    }
+    let mut out = Vec::new();
+    go(0, k, &mut [0; 8], room, &mut out);
+    out
+}
+
+/// One step of the programme: the states after it, their forward counts, and its edges.
+struct Layer {
+    index: Map<usize>,
+    keys: Vec<Key>,
+    forward: Vec<u128>,
+    edges: Vec<(u32, u32, u128)>,
+}
+
+impl Layer {
+    fn new() -> Layer {
+        Layer { index: Map::default(), keys: Vec::new(), forward: Vec::new(), edges: Vec::new() }
+    }
+
+    /// Adds the edge `from` → `to` of `weight`, `f` being the forward count of `from`.
+    fn add(&mut self, from: usize, f: u128, to: Key, weight: u128) -> Option<()> {
+        let keys = &mut self.keys;
+        let forward = &mut self.forward;
+        let at = *self.index.entry(to).or_insert_with(|| {
+            keys.push(to);
+            forward.push(0);
+            keys.len() - 1
+        });
+        self.forward[at] = self.forward[at].checked_add(f.checked_mul(weight)?)?;
+        self.edges.push((from as u32, at as u32, weight));
+        Some(())
+    }
+}
+
+/// Counts the worlds of `evidence`; `allowed[i]` are the numbers the trail count leaves to the
+/// face-down position `i + 1`. `None` when the work or the numbers outgrow the budget.
+///
+/// Each position is two steps: its sprint stack (the state then also holds the stack's value),
+/// then its hideout. A stack's classes are counted against the deck of the hideout before it
+/// (its cards are distinct from the new hideout either way: a class's `C(X − a, b)` is taken
+/// with every hideout of the class in `a`).
+pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
+    let slots = &evidence.slots;
+    let n = slots.len();
+    // X: each class's cards not ruled out; A: each deck's cards not hers.
+    let mut pool = [0i64; 8];
+    for number in 1..=41u8 {
+        let card = fugitive_core::Card::new(number)?;
+        if !evidence.excluded.contains(card) {
+            pool[class(number)] += 1;
+        }
+    }
+    let free = Deck::ALL.map(|d| d.cards().difference(evidence.hand).len() as i64);
+    let count_decks = |cards: Cards| {
+        let mut p = [0i64; 4];
+        for card in cards {
+            let d = deck(card.number());
+            if (1..=3).contains(&d) {
+                p[d] += 1;
+            }
+        }
+        p
+    };
+    // Cards of each deck placed in sight: revealed sprint cards, face-up hideouts.
+    let public_sprints: Vec<[i64; 4]> =
+        slots.iter().map(|s| count_decks(s.sprints.unwrap_or_default())).collect();
+    // The sprint stacks each hidden one can be: only classes he can have held by then.
+    let stacks: Vec<Vec<Stack>> = slots
+        .iter()
+        .map(|s| match s.sprints {
+            Some(known) => vec![Stack { counts: [0; 8], value: known.sprint_value() }],
+            None => {
+                let room: [u8; 8] = std::array::from_fn(|c| {
+                    if c < 2 || s.had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 }
+                });
+                stacks(s.sprint_count, &room)
+            }
+        })
+        .collect();
+
+    let mut layers: Vec<Layer> = Vec::with_capacity(2 * n + 1);
+    let mut start = Layer::new();
+    let start_key = Key::new(0, &[0; 8], [0, 0], evidence.all_open());
+    start.index.insert(start_key, 0);
+    start.keys.push(start_key);
+    start.forward.push(if evidence.impossible { 0 } else { 1 });
+    layers.push(start);
+    let mut work = 0usize;
+    let mut before = [0i64; 4];
+    for i in 1..=n {
+        let slot = &slots[i - 1];
+        // The sprint stack.
+        let mut mid = Layer::new();
+        {
+            let prev = &layers[layers.len() - 1];
+            for (from, &key) in prev.keys.iter().enumerate() {
+                let f = prev.forward[from];
+                if f == 0 {
+                    continue;
+                }
+                let (p, used, a) = (key.h(), key.used(), key.a());
+                let d0 = deck(p);
+                // The values that make a difference: enough for the nearest number it may
+                // be, and no more than the farthest needs (larger ones merge into that).
+                let numbers = match slot.number {
+                    Some(h) => Cards::from(fugitive_core::Card::new(h)?),
+                    None => allowed[i - 1],
+                };
+                let above = numbers.iter().filter(|h| h.number() > p);
+                let (Some(near), Some(far)) = (above.clone().next(), above.last()) else { continue };
+                let need = near.number().saturating_sub(p + slot.base);
+                let enough = far.number().saturating_sub(p + slot.base);
+                'stack: for stack in &stacks[i - 1] {
+                    if stack.value < need {
+                        continue;
+                    }
+                    work += 1;
+                    if work > BUDGET {
+                        return None;
+                    }
+                    let mut weight: u128 = 1;
+                    let mut next = used;
+                    for c in 0..8 {
+                        let b = i64::from(stack.counts[c]);
+                        if b == 0 {
+                            continue;
+                        }
+                        let u = i64::from(used[c]);
+                        if u + b > pool[c] {
+                            continue 'stack;
+                        }
+                        let ways = if c / 2 < d0 {
+                            binomial(pool[c] - u, b)
+                        } else {
+                            let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
+                            binomial(u - a_c + b, b)
+                        };
+                        weight = weight.checked_mul(ways)?;
+                        next[c] += stack.counts[c];
+                    }
+                    // Which of his deal and draws these cards were.
+                    for d in 1..=3 {
+                        let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1])
+                            + public_sprints[i - 1][d];
+                        if here > 0 {
+                            let placed = before[d] + i64::from(used[2 * d] + used[2 * d + 1]);
+                            weight = weight.checked_mul(falling(slot.had[d] - placed, here)?)?;
+                        }
+                    }
+                    if weight == 0 {
+                        continue;
+                    }
+                    let to = Key::new(p, &next, a, key.open()).with_value(stack.value.min(enough));
+                    mid.add(from, f, to, weight)?;
+                }
+            }
+        }
+        layers.push(mid);
+        // The hideout.
+        let mut layer = Layer::new();
+        {
+            let prev = &layers[layers.len() - 1];
+            for (from, &key) in prev.keys.iter().enumerate() {
+                let f = prev.forward[from];
+                if f == 0 {
+                    continue;
+                }
+                let (p, used, a, value) = (key.h(), key.used(), key.a(), key.value());
+                let d0 = deck(p);
+                let top = p.saturating_add(slot.base + value);
+                let numbers: Vec<u8> = match slot.number {
+                    Some(h) if h > p && h <= top => vec![h],
+                    Some(_) => vec![],
+                    None => (p + 1..=top.min(41))
+                        .filter(|&h| fugitive_core::Card::new(h).is_some_and(|c| allowed[i - 1].contains(c)))
+                        .collect(),
+                };
+                for h in numbers {
+                    work += 1;
+                    if work > BUDGET {
+                        return None;
+                    }
+                    let Some(open) = evidence.guess_step(i, p, h, key.open()) else { continue };
+                    let d1 = deck(h);
+                    // The trail leaves decks d0..d1: their classes' hideouts are final.
+                    let mut weight: u128 = 1;
+                    let mut next_a = a;
+                    if d1 > d0 {
+                        for d in d0..d1.min(4) {
+                            for (parity, &a_p) in a.iter().enumerate() {
+                                let c = 2 * d + parity;
+                                let a_c = if d == d0 { i64::from(a_p) } else { 0 };
+                                weight =
+                                    weight.checked_mul(binomial(pool[c] - a_c, i64::from(used[c]) - a_c))?;
+                            }
+                        }
+                        next_a = [0, 0];
+                    }
+                    let mut next = used;
+                    if slot.number.is_none() {
+                        let c = class(h);
+                        if i64::from(next[c]) + 1 > pool[c] {
+                            continue;
+                        }
+                        next[c] += 1;
+                        next_a[c % 2] += 1;
+                    }
+                    // Which of his deal and draws the hideout was.
+                    if (1..=3).contains(&d1) {
+                        let placed = before[d1]
+                            + public_sprints[i - 1][d1]
+                            + i64::from(used[2 * d1] + used[2 * d1 + 1]);
+                        weight = weight.checked_mul(falling(slot.had[d1] - placed, 1)?)?;
+                    }
+                    if weight == 0 {
+                        continue;
+                    }
+                    layer.add(from, f, Key::new(h, &next, next_a, open), weight)?;
+                }
+            }
+        }
+        layers.push(layer);
+        for d in 1..=3 {
+            before[d] += public_sprints[i - 1][d];
+        }
+        if let Some(h) = slot.number {
+            let d = deck(h);
+            if (1..=3).contains(&d) {
+                before[d] += 1;
+            }
+        }
+    }
+    // The end: the classes of the decks not yet left, and his cards never placed.
+    let finish = |key: Key| -> Option<u128> {
+        let (h, used, a) = (key.h(), key.used(), key.a());
+        let mut weight: u128 = 1;
+        for d in deck(h)..4 {
+            for (parity, &a_p) in a.iter().enumerate() {
+                let c = 2 * d + parity;
+                let a_c = if d == deck(h) { i64::from(a_p) } else { 0 };
+                weight = weight.checked_mul(binomial(pool[c] - a_c, i64::from(used[c]) - a_c))?;
+            }
+        }
+        for d in 1..=3 {
+            let placed = before[d] + i64::from(used[2 * d] + used[2 * d + 1]);
+            weight = weight.checked_mul(falling(free[d - 1] - placed, evidence.taken[d] - placed)?)?;
+        }
+        Some(weight)
+    };
+    let last = &layers[2 * n];
+    let mut after: Vec<u128> = last.keys.iter().map(|&k| finish(k)).collect::<Option<_>>()?;
+    let mut total: u128 = 0;
+    for (f, w) in last.forward.iter().zip(&after) {
+        total = total.checked_add(f.checked_mul(*w)?)?;
+    }
+    let mut positions = Vec::new();
+    for step in (1..=2 * n).rev() {
+        let layer = &layers[step];
+        let i = step / 2;
+        if step % 2 == 0 && slots[i - 1].number.is_none() {
+            let mut counts = [0u128; 42];
+            for (to, key) in layer.keys.iter().enumerate() {
+                let c = &mut counts[usize::from(key.h())];
+                *c = c.checked_add(layer.forward[to].checked_mul(after[to])?)?;
+            }
+            positions.push((i, counts));
+        }
+        let mut back = vec![0u128; layers[step - 1].keys.len()];
+        for &(from, to, weight) in &layer.edges {
+            let b = &mut back[from as usize];
+            *b = b.checked_add(weight.checked_mul(after[to as usize])?)?;
+        }
+        after = back;
+    }
+    positions.reverse();
+    // The deal is a set: every world was counted once per order of its 3 + 2 dealt cards.
+    const DEAL_ORDERS: u128 = 6 * 2;
+    for (_, counts) in &mut positions {
+        for c in counts.iter_mut() {
+            *c /= DEAL_ORDERS;
+        }
+    }
+    Some(Worlds { total: total / DEAL_ORDERS, positions })
+}
+
+impl Key {
+    fn open(self) -> u64 {
+        self.1
+    }
+    /// The same state with a sprint stack of this value waiting for its hideout (bits 48–55).
+    fn with_value(self, value: u8) -> Key {
+        Key(self.0 | u64::from(value) << 48, self.1)
+    }
+    fn value(self) -> u8 {
+        ((self.0 >> 48) & 0xff) as u8
+    }
+}
+
+/// The worlds between the two opening placements under `exactly_two` (R6): the one state where
+/// a public fact is about the cards he kept, since the first placement must leave a legal
+/// second one. Counted by walking every deal (3 of deck 1 and 2 of deck 2, as sets; she holds
+/// nothing yet) and every first hideout and sprint set from it. `None` in any other state.
+pub(crate) fn between_opening_placements(view: &fugitive_core::View) -> Option<Worlds> {
+    use fugitive_core::{Card, OpeningHideouts, Phase};
+    let opening = view.rules.opening_hideouts == OpeningHideouts::ExactlyTwo
+        && view.phase == Phase::Opening { placed: 1 }
+        && view.rules.events.is_off()
+        && view.trail.len() == 2;
+    if !opening {
+        return None;
+    }
+    let k = view.trail[1].sprint_count;
+    let fixed = Cards::from_iter([1, 2, 3, 42].map(|n| Card::new(n).expect("a card")));
+    let deck_one: Vec<Card> = Deck::One.cards().iter().collect();
+    let deck_two: Vec<Card> = Deck::Two.cards().iter().collect();
+    let mut counts = [0u128; 42];
+    let mut sets = Vec::new();
+    for (i, &a) in deck_one.iter().enumerate() {
+        for (j, &b) in deck_one.iter().enumerate().skip(i + 1) {
+            for &c in &deck_one[j + 1..] {
+                for (l, &x) in deck_two.iter().enumerate() {
+                    for &y in &deck_two[l + 1..] {
+                        let hand = fixed.union(Cards::from_iter([a, b, c, x, y]));
+                        for h in hand.without(Card::ESCAPE) {
+                            if h.number() > 3 + 2 * k as u8 {
+                                continue;
+                            }
+                            sets.clear();
+                            sets.extend(
+                                hand.without(h).without(Card::ESCAPE).subsets().filter(|s| s.len() == k),
+                            );
+                            for &s in &sets {
+                                let left = hand.without(h).difference(s);
+                                if h.number() <= 3 + s.sprint_value() && can_place(left, h) {
+                                    counts[usize::from(h.number())] += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Some(Worlds { total: counts.iter().sum(), positions: vec![(1, counts)] })
+}
+
+/// Whether `hand` holds a hideout he may place after `last` (R9, as the rules check R6).
+fn can_place(hand: Cards, last: fugitive_core::Card) -> bool {
+    let spare = hand.without(fugitive_core::Card::ESCAPE).sprint_value();
+    hand.iter().any(|h| {
+        let own = if h == fugitive_core::Card::ESCAPE { 0 } else { h.sprint_value() };
+        h > last && h.number() - last.number() <= 3 + spare - own
+    })
+}
