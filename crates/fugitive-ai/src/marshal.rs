@@ -11,8 +11,8 @@ use crate::view::{Level, MarshalView, best_choice, peeked};
 /// A computer Marshal.
 ///
 /// - `random`: any legal action (`LegalActions::sample`).
-/// - `easy`: draws from a random deck; guesses one number, drawn at random with the
-///   deduction's odds of it being a hideout.
+/// - `easy`: draws from a random deck; guesses one number, drawn at random with the trail
+///   count's odds of it being a hideout ([`Deduction::trails_only`]).
 /// - `hard`: reads [`Deduction::trails_within_worlds`] (the numbers the exact count of worlds
 ///   leaves, with the trail count's odds); draws from the deck holding most of the
 ///   deduction's candidates; guesses the most
