@@ -13,9 +13,10 @@ use thiserror::Error;
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
+use crate::cluster::Cluster;
 use crate::computer::Computer;
 use crate::db::{Db, DbError, NewRoom, now_ms};
-use crate::room::{Room, RoomHandle, RoomLimits};
+use crate::room::{Heard, Room, RoomHandle, RoomLimits};
 use crate::seat::{Seat, hash_secret, new_secret};
 
 /// The seed of game `game` of a room: fresh from the OS-seeded CSPRNG, or with `--deal-seed`
@@ -78,6 +79,7 @@ pub struct Rooms {
 struct Inner {
     db: Db,
     limits: RoomLimits,
+    cluster: Cluster,
     /// A std `Mutex` is enough: it guards only map lookups and inserts, and is never held
     /// across an `.await` (loading from the database happens outside it).
     map: Mutex<HashMap<Uuid, RoomHandle>>,
@@ -102,12 +104,18 @@ impl Inner {
 }
 
 impl Rooms {
-    /// An empty registry over `db`.
+    /// An empty registry over `db`, the one node on it.
     pub fn new(db: Db, limits: RoomLimits) -> Rooms {
+        Rooms::with_cluster(db, limits, Cluster::single())
+    }
+
+    /// An empty registry over `db`, as a node of `cluster`.
+    pub fn with_cluster(db: Db, limits: RoomLimits, cluster: Cluster) -> Rooms {
         Rooms {
             inner: Arc::new(Inner {
                 db,
                 limits,
+                cluster,
                 map: Mutex::new(HashMap::new()),
                 generation: AtomicU64::new(0),
                 tasks: Mutex::new(JoinSet::new()),
@@ -156,7 +164,8 @@ impl Rooms {
             return Ok(handle.clone());
         }
         let stored = self.inner.db.load_room(id).await?.ok_or(RoomsError::NotFound)?;
-        let room = Room::rebuild(id, stored, self.inner.db.clone(), self.inner.limits)?;
+        let room =
+            Room::rebuild(id, stored, self.inner.db.clone(), self.inner.cluster.clone(), self.inner.limits)?;
         let mut map = self.inner.map();
         if let Some(handle) = map.get(&id) {
             // Another task loaded it meanwhile; ours is dropped before it ever ran.
@@ -174,6 +183,22 @@ impl Rooms {
         map.insert(id, handle.clone());
         tracing::info!(room = %id, "room loaded");
         Ok(handle)
+    }
+
+    /// Hands news of a room from another node to its actor, if the room is loaded here.
+    pub fn hear(&self, room: Uuid, heard: Heard) {
+        let handle = self.inner.map().get(&room).cloned();
+        if let Some(handle) = handle {
+            handle.hear(heard);
+        }
+    }
+
+    /// Hands the same news to every room loaded here.
+    pub fn hear_all(&self, heard: Heard) {
+        let handles: Vec<RoomHandle> = self.inner.map().values().cloned().collect();
+        for handle in handles {
+            handle.hear(heard);
+        }
     }
 
     /// Deletes the rooms idle for longer than `ttl` whose game is unfinished, closing their
@@ -194,6 +219,8 @@ impl Rooms {
             if let Some(handle) = handle {
                 handle.expire().await;
             }
+            // The other nodes read it back, find it gone, and close their sockets too.
+            self.inner.db.notify(crate::db::News::Room, id).await;
             tracing::info!(room = %id, "room expired");
         }
         Ok(expired)
