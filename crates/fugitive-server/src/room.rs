@@ -67,6 +67,8 @@ pub struct Room {
     thinking: Option<Thinking>,
     /// This node's presence, to publish for the other nodes.
     publish: Option<machine::Presence>,
+    /// When this node last tried to take the room's lease.
+    tried_lease: Option<Instant>,
 }
 
 impl Room {
@@ -86,7 +88,16 @@ impl Room {
             machine.set_shared(true);
             machine.set_owner(false, Instant::now());
         }
-        Ok(Room { machine, db, cluster, limits, sockets: HashMap::new(), thinking: None, publish: None })
+        Ok(Room {
+            machine,
+            db,
+            cluster,
+            limits,
+            sockets: HashMap::new(),
+            thinking: None,
+            publish: None,
+            tried_lease: None,
+        })
     }
 
     /// Starts the actor. `on_unload` runs when it unloads itself for want of sockets.
@@ -151,6 +162,16 @@ impl Room {
                 _ = lease.tick(), if self.cluster.is_shared() => self.tend_lease().await,
             }
             self.flush().await;
+            // Something here must now happen once and nobody here runs it: try the lease at
+            // once (at most four times a tick), not a third of a lease later.
+            if self.cluster.is_shared()
+                && self.machine.needs_owner()
+                && !self.machine.is_owner()
+                && self.tried_lease.is_none_or(|at| at.elapsed() > self.cluster.lease_tick() / 4)
+            {
+                self.tend_lease().await;
+                self.flush().await;
+            }
         }
         if self.cluster.is_shared() && self.machine.is_owner() {
             self.cluster.release(&self.db, self.id()).await;
@@ -378,6 +399,7 @@ impl Room {
         let id = self.id();
         let mut owns = self.cluster.owns(id);
         if !owns && self.machine.needs_owner() {
+            self.tried_lease = Some(Instant::now());
             owns = self.cluster.acquire(&self.db, id).await;
             if owns {
                 // Carry on from the log, not from this copy.

@@ -83,6 +83,9 @@ struct Inner {
     /// A std `Mutex` is enough: it guards only map lookups and inserts, and is never held
     /// across an `.await` (loading from the database happens outside it).
     map: Mutex<HashMap<Uuid, RoomHandle>>,
+    /// The rooms being loaded, and whether news of them came meanwhile (it would be lost:
+    /// their actor is not in `map` yet, and what they read may be older than the news).
+    loading: Mutex<HashMap<Uuid, bool>>,
     generation: AtomicU64,
     /// The actors, so shutdown can wait for each to finish its last write.
     tasks: Mutex<JoinSet<()>>,
@@ -92,6 +95,10 @@ impl Inner {
     fn map(&self) -> MutexGuard<'_, HashMap<Uuid, RoomHandle>> {
         // A panic while holding this lock leaves the map itself consistent.
         self.map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn loading(&self) -> MutexGuard<'_, HashMap<Uuid, bool>> {
+        self.loading.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Removes a room's handle if it is still this generation's.
@@ -117,6 +124,7 @@ impl Rooms {
                 limits,
                 cluster,
                 map: Mutex::new(HashMap::new()),
+                loading: Mutex::new(HashMap::new()),
                 generation: AtomicU64::new(0),
                 tasks: Mutex::new(JoinSet::new()),
             }),
@@ -163,6 +171,18 @@ impl Rooms {
         if let Some(handle) = self.inner.map().get(&id) {
             return Ok(handle.clone());
         }
+        self.inner.loading().entry(id).or_insert(false);
+        let loaded = self.load(id).await;
+        let missed = self.inner.loading().remove(&id).unwrap_or(false);
+        let handle = loaded?;
+        if missed {
+            // News came while the room was read: read it again, now that it can hear.
+            handle.hear(Heard::Resync);
+        }
+        Ok(handle)
+    }
+
+    async fn load(&self, id: Uuid) -> Result<RoomHandle, RoomsError> {
         let stored = self.inner.db.load_room(id).await?.ok_or(RoomsError::NotFound)?;
         let room =
             Room::rebuild(id, stored, self.inner.db.clone(), self.inner.cluster.clone(), self.inner.limits)?;
@@ -188,8 +208,13 @@ impl Rooms {
     /// Hands news of a room from another node to its actor, if the room is loaded here.
     pub fn hear(&self, room: Uuid, heard: Heard) {
         let handle = self.inner.map().get(&room).cloned();
-        if let Some(handle) = handle {
-            handle.hear(heard);
+        match handle {
+            Some(handle) => handle.hear(heard),
+            None => {
+                if let Some(missed) = self.inner.loading().get_mut(&room) {
+                    *missed = true;
+                }
+            }
         }
     }
 
@@ -198,6 +223,9 @@ impl Rooms {
         let handles: Vec<RoomHandle> = self.inner.map().values().cloned().collect();
         for handle in handles {
             handle.hear(heard);
+        }
+        for missed in self.inner.loading().values_mut() {
+            *missed = true;
         }
     }
 

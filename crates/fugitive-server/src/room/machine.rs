@@ -371,7 +371,8 @@ impl Machine {
     /// Whether something here must happen once, by one node: a running turn clock, or a
     /// computer opponent with something to do.
     pub fn needs_owner(&self) -> bool {
-        self.clock.is_some() || self.bot_job().is_some()
+        let bot_plays = self.computer.bot.is_some() && (!self.game.is_over() || self.bot_job().is_some());
+        self.clock.is_some() || bot_plays
     }
 
     /// When the shell must tick the clock ([`Input::TimeOut`]): only the owner's clock rings.
