@@ -17,9 +17,13 @@
 //! `cargo build --release -p fugitive-server -p fugitive-load && target/release/fugitive-load`
 //! (`--markdown` prints the section of `BENCHMARKS.md`; `--help` lists the flags).
 //! `--mode commit` measures durable actions per second instead, beside bare SQLite (`commit.rs`).
+//! `--mode nodes --database-url postgres://…` measures several nodes on one PostgreSQL database
+//! (`nodes.rs`): latency with the players on one node or two, and the handover of a killed
+//! node's rooms.
 
 mod client;
 mod commit;
+mod nodes;
 mod play;
 mod report;
 mod server;
@@ -90,6 +94,15 @@ pub struct Args {
     /// `--mode commit`: actions per transaction of the bare baseline's batched run.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     bare_batch: u32,
+    /// `--mode nodes`: the PostgreSQL database the nodes share (an empty one of its own).
+    #[arg(long)]
+    database_url: Option<String>,
+    /// `--mode nodes`: the nodes' `--lease-ms`.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(300..))]
+    lease_ms: u64,
+    /// `--mode nodes`: how many times a lease holder is killed (and as many baseline runs).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    takeovers: u32,
 }
 
 /// What a run measures.
@@ -99,6 +112,8 @@ enum Mode {
     Memory,
     /// Durable actions per second of the server at full speed, beside bare SQLite.
     Commit,
+    /// Several nodes on one PostgreSQL database: latency across nodes, handover after a kill.
+    Nodes,
 }
 
 /// Rooms set up (and held) before the baseline of the active-room run, so one-time costs such
@@ -115,6 +130,14 @@ async fn main() -> anyhow::Result<()> {
             .await
             .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
         print!("{}", commit::section(&figures, &command));
+        return Ok(());
+    }
+    if args.mode == Mode::Nodes {
+        let http = reqwest::Client::new();
+        let figures = tokio::time::timeout(args.timeout, nodes::run(&args, &http))
+            .await
+            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        print!("{}", nodes::section(&figures, &command));
         return Ok(());
     }
     let figures = tokio::time::timeout(args.timeout, run(&args))
