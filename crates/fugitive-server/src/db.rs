@@ -884,6 +884,25 @@ impl Db {
         Ok(rooms)
     }
 
+    /// This node stops (a graceful shutdown): its presence goes at once, not a lease time
+    /// later, and the other nodes hear of it; its leases were given back by its rooms.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn leave_cluster(&self) -> Result<(), DbError> {
+        let node = self.node.to_string();
+        let rooms: Vec<String> = sqlx::query_scalar("DELETE FROM presence WHERE node = $1 RETURNING room_id")
+            .bind(&node)
+            .fetch_all(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM leases WHERE node = $1").bind(&node).execute(&self.pool).await?;
+        sqlx::query("DELETE FROM nodes WHERE node = $1").bind(&node).execute(&self.pool).await?;
+        for room in rooms.iter().filter_map(|id| Uuid::parse_str(id).ok()) {
+            self.notify(News::Presence, room).await;
+        }
+        Ok(())
+    }
+
     /// The rooms whose current game is unfinished.
     ///
     /// # Errors

@@ -124,8 +124,12 @@ pub async fn run(
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);
-    let expiry =
-        tokio::spawn(expire_rooms(rooms.clone(), cluster, config.room_idle_ttl, config.expiry_interval));
+    let expiry = tokio::spawn(expire_rooms(
+        rooms.clone(),
+        cluster.clone(),
+        config.room_idle_ttl,
+        config.expiry_interval,
+    ));
     tracing::info!(addr = %local, %database, "listening: open {} in a browser", open_url(local));
     // Listen first: the unfinished rooms load in the background (their turn clocks run again
     // as each loads), and a visitor's room loads on demand meanwhile.
@@ -157,6 +161,11 @@ pub async fn run(
     loading.abort();
     let _ = loading.await;
     rooms.shut_down().await;
+    if cluster.is_shared() {
+        if let Err(error) = db.leave_cluster().await {
+            tracing::warn!(%error, "could not leave the other nodes cleanly; they forget this one after its lease time");
+        }
+    }
     db.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -384,3 +384,48 @@ async fn postgres_one_seat_racing_through_two_nodes_applies_every_seq_once() {
     }
     db.drop_database().await;
 }
+
+#[tokio::test]
+#[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
+async fn postgres_a_node_that_lost_its_listener_reads_its_rooms_back() {
+    let db = TestDb::postgres().await;
+    let nodes = nodes(&db, 2, &[]).await;
+    let (a, b) = (nodes[0].addr, nodes[1].addr);
+    let mut table = spread_table(a, b, b, json!({ "role": "fugitive" })).await;
+    let resyncs = |node: &ChildServer| {
+        let node = node.addr;
+        async move {
+            let (_, text) = common::http_text(node, "GET", "/metrics", None).await;
+            text.lines()
+                .find_map(|l| l.strip_prefix("fugitive_listener_resyncs_total "))
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .unwrap()
+        }
+    };
+    let before = resyncs(&nodes[1]).await;
+    // Every listening connection of the database is cut; an action on A while B's is down is a
+    // notice B never gets.
+    use sqlx::Connection;
+    let mut admin = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let cut = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+               WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()";
+    sqlx::Executor::execute(&mut admin, cut).await.unwrap();
+    let reply = one_move(&mut table).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    // B reconnects, reads its rooms back, and its sockets get the move all the same.
+    table.sync(1).await;
+    let started = tokio::time::Instant::now();
+    while resyncs(&nodes[1]).await <= before {
+        assert!(started.elapsed() < common::PATIENCE, "B's listener did not reconnect");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // And it hears the next one as before.
+    let reply = one_move(&mut table).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    table.sync(2).await;
+    admin.close().await.unwrap();
+    for node in nodes {
+        node.kill_9().await;
+    }
+    db.drop_database().await;
+}
