@@ -276,7 +276,8 @@ fn signal(node: &ChildServer, signal: &str) {
 #[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
 async fn postgres_a_frozen_owner_that_wakes_fires_no_clock_and_moves_no_computer() {
     let db = TestDb::postgres().await;
-    let nodes = nodes(&db, 3, &[]).await;
+    // A known deal, and with it the computer's choices: the game runs on as the test needs.
+    let nodes = nodes(&db, 3, &["--deal-seed", "11"]).await;
     let (a, b, c) = (nodes[0].addr, nodes[1].addr, nodes[2].addr);
     // Both rooms are created (and, for the clock's, claimed) on A: A holds their leases.
     let mut table = spread_table(a, b, c, json!({ "role": "fugitive", "turn_clock_secs": 2 })).await;

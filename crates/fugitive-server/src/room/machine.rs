@@ -104,8 +104,9 @@ pub enum Input {
     Table { seat: Seat, seq: u64, request: TableRequest },
     /// An invitation claims the guest seat.
     Claim { invite: String },
-    /// A socket joins (as the token's seat, or as a spectator).
-    Join { token: Option<String>, name: Option<Option<String>> },
+    /// A socket joins (as the token's seat, or as a spectator); `checked` once a token this
+    /// copy did not know was looked for in the database.
+    Join { token: Option<String>, name: Option<Option<String>>, checked: bool },
     /// The turn clock's alarm rang.
     TimeOut,
     /// The computer opponent's answer, for the version it thought about.
@@ -515,7 +516,7 @@ impl Machine {
                     then: Then::Claim { input, token, hash },
                 }))
             }
-            Input::Join { ref token, ref name } => {
+            Input::Join { ref token, ref name, checked } => {
                 let seat = match token {
                     None => None,
                     Some(token) => {
@@ -525,6 +526,12 @@ impl Machine {
                             .find(|s| self.seats[s.index()].token_hash.as_deref() == Some(&hash));
                         match seat {
                             Some(seat) => Some(seat),
+                            // This copy may not have heard of a claim on another node yet.
+                            None if self.shared && !checked => {
+                                self.stale = true;
+                                let (token, name) = (Some(token.clone()), name.clone());
+                                return Step::Sync(Input::Join { token, name, checked: true });
+                            }
                             None => return Step::Done(Answer::Join(Err(JoinError::BadToken))),
                         }
                     }
@@ -594,12 +601,17 @@ impl Machine {
             }
             Input::Table { seq, .. } => Answer::Reply(unavailable(seq)),
             Input::Claim { .. } => Answer::Claim(Err(ClaimError::Unavailable)),
-            Input::Join { token, .. } => {
-                let seat = token.and_then(|token| {
-                    let hash = hash_secret(&token);
-                    Seat::ALL.into_iter().find(|s| self.seats[s.index()].token_hash.as_deref() == Some(&hash))
-                });
-                Answer::Join(Ok(self.joined(seat)))
+            Input::Join { token: None, .. } => Answer::Join(Ok(self.joined(None))),
+            Input::Join { token: Some(token), .. } => {
+                let hash = hash_secret(&token);
+                match Seat::ALL
+                    .into_iter()
+                    .find(|s| self.seats[s.index()].token_hash.as_deref() == Some(&hash))
+                {
+                    Some(seat) => Answer::Join(Ok(self.joined(Some(seat)))),
+                    // Not known here, and the database could not be asked.
+                    None => Answer::Join(Err(JoinError::BadToken)),
+                }
             }
             Input::TimeOut => {
                 // The database is down: try again shortly rather than lose the clock.
@@ -965,18 +977,7 @@ impl Machine {
     fn append(&mut self, input: Input, record: StoredAction) -> Step {
         let mut next = self.game.clone();
         if let Err(error) = next.apply(record.role, record.action) {
-            if self.shared && !matches!(input, Input::Seat { checked: true, .. }) {
-                // This copy may be behind the log (another node's action not heard yet): the
-                // refusal is decided on the log's state.
-                if let Input::Seat { seat, seq, request, bot, .. } = input {
-                    self.stale = true;
-                    return Step::Sync(Input::Seat { seat, seq, request, bot, checked: true });
-                }
-                if matches!(input, Input::TimeOut) {
-                    return Step::Done(Answer::Nothing);
-                }
-            }
-            return self.finish(input, |seq| {
+            return self.refuse(input, |seq| {
                 (Reply::error(Some(seq), error.code(), error.to_string()), Memo::Refused)
             });
         }
@@ -993,12 +994,12 @@ impl Machine {
         if !self.game.is_over() || !self.both_seated() {
             let message = "a rematch is offered once the game is over, by one of its two players";
             return self
-                .finish(input, |seq| (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused));
+                .refuse(input, |seq| (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused));
         }
         if self.series.winner().is_some() {
             let message = "the series is over: create a new room for another one";
             return self
-                .finish(input, |seq| (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused));
+                .refuse(input, |seq| (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused));
         }
         if self.rematch[seat.index()] && !self.rematch[seat.other().index()] {
             // Offered already; the offer stands.
@@ -1027,6 +1028,19 @@ impl Machine {
         self.broadcast();
         // Each player's words are now under his new role.
         self.send_chat_to_readers(true, None);
+    }
+
+    /// Refuses a seat's request; with several nodes, only once the room was read back from the
+    /// log: this copy may be behind it (another node's action not heard yet), and the refusal
+    /// is decided on the log's state.
+    fn refuse(&mut self, input: Input, make: impl FnOnce(u64) -> (Reply, Memo)) -> Step {
+        match input {
+            Input::Seat { seat, seq, request, bot, checked: false } if self.shared => {
+                self.stale = true;
+                Step::Sync(Input::Seat { seat, seq, request, bot, checked: true })
+            }
+            input => self.finish(input, make),
+        }
     }
 
     /// Finishes a seat's input with the reply `make(seq)` gives and remembers it.
@@ -1374,7 +1388,7 @@ mod tests {
     }
 
     fn join(room: &mut Machine, token: Option<&str>) -> u64 {
-        let input = Input::Join { token: token.map(str::to_string), name: None };
+        let input = Input::Join { token: token.map(str::to_string), name: None, checked: false };
         match room.input(input, Instant::now()) {
             Step::Done(Answer::Join(Ok(id))) => id,
             other => panic!("{other:?}"),
@@ -1584,6 +1598,43 @@ mod tests {
             room.input(Input::Bot { version, request }, Instant::now()),
             Step::Done(Answer::Nothing)
         ));
+    }
+
+    #[test]
+    fn with_several_nodes_a_token_or_a_refusal_is_checked_against_the_database_first() {
+        let mut log = stored(None, Computer::default(), Vec::new());
+        log.seats[1] = None;
+        let mut room = Machine::rebuild(Uuid::new_v4(), log, limits(), Instant::now()).unwrap();
+        room.set_shared(true);
+        // The guest seat was claimed on another node; this copy has not heard of it yet.
+        let input = Input::Join { token: Some(GUEST.into()), name: None, checked: false };
+        let Step::Sync(input) = room.input(input, Instant::now()) else { panic!("read back first") };
+        let fresh = Machine::rebuild(
+            room.id(),
+            stored(None, Computer::default(), Vec::new()),
+            limits(),
+            Instant::now(),
+        )
+        .unwrap();
+        room.reload(fresh, Vec::new(), None, Instant::now());
+        assert!(matches!(room.input(input, Instant::now()), Step::Done(Answer::Join(Ok(_)))));
+        // A token the database does not know either is refused, once.
+        let input = Input::Join { token: Some("nobody's".into()), name: None, checked: false };
+        let Step::Sync(input) = room.input(input, Instant::now()) else { panic!("read back first") };
+        assert!(matches!(
+            room.input(input, Instant::now()),
+            Step::Done(Answer::Join(Err(JoinError::BadToken)))
+        ));
+        // An action this copy refuses is refused only after the log was read.
+        room.stale = false;
+        let fugitive = join(&mut room, Some(HOST));
+        let guess = SeatRequest::Action(Action::EndTurn);
+        let Step::Sync(input) = room.request(fugitive, 1, guess, Instant::now()) else {
+            panic!("read back first")
+        };
+        room.stale = false;
+        let answer = reply(room.input(input, Instant::now()));
+        assert!(!answer.ok, "{answer:?}");
     }
 
     #[test]
