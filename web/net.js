@@ -1,17 +1,25 @@
-// The WebSocket connection to one room (docs/protocol.md): hello with the seat token, replies
-// matched by `seq`, states newer than the one shown, and reconnection with back-off. An action
+// The WebSocket connection to one room (docs/protocol.md, protocol version 2 of
+// docs/protocol-v2.md): hello with the seat token, replies matched by `seq`, the state held as a
+// snapshot with the deltas since applied (a delta that does not fit asks for a `resync`), and
+// reconnection with back-off. An action
 // still waiting for its reply when the socket drops is sent again with the same `seq`: the server
 // answers a repeated `seq` with its stored reply instead of applying it twice. An `unavailable`
 // reply (the server could not store the action) is retried with the same `seq` a few times.
+
+import { applyDelta, fits } from './delta.js';
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const ROOM_GONE = 4004;
 /// `GET /api/origin?origin=…`: whether the server lets a page of this origin open a socket.
 const ORIGIN_CHECK = '/api/origin?origin=';
 const RETRIES = 3;
+/// The protocol version this client speaks (`/ws/v2/…`, `"v": 2`).
+const VERSION = 2;
 
 export class Connection {
-  /// `handlers`: { welcome(msg), state(msg), status(kind, detail), error(code, message) }.
+  /// `handlers`: { welcome(msg), state(msg), status(kind, detail), error(code, message) };
+  /// `state` gets the whole state (`version`, `game`, `view`, `legal`, `room`, `notepad`) after
+  /// every change, as a snapshot holds it.
   constructor(room, token, handlers) {
     this.room = room;
     this.token = token;
@@ -21,6 +29,10 @@ export class Connection {
     this.lastSeq = 0;
     this.pending = new Map(); // seq → { message, resolve }
     this.version = -1;
+    /// The state held: the last snapshot with every delta since.
+    this.held = null;
+    /// A `resync` was asked for: deltas are dropped until its snapshot comes.
+    this.resyncing = false;
     this.attempt = 0;
     this.socket = null;
     this.closed = false;
@@ -42,9 +54,12 @@ export class Connection {
     this.closed = false;
     this.timer = null;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/v1/rooms/${this.room}`);
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/v${VERSION}/rooms/${this.room}`);
     this.socket = socket;
     this.ready = false;
+    // A new socket starts with its own snapshot.
+    this.held = null;
+    this.resyncing = false;
     this.handlers.status(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let opened = false;
     socket.addEventListener('open', () => {
@@ -61,7 +76,7 @@ export class Connection {
   }
 
   hello() {
-    const message = { v: 1, seq: this.nextSeq(), type: 'hello', token: this.token ?? null };
+    const message = { v: VERSION, seq: this.nextSeq(), type: 'hello', token: this.token ?? null };
     if (this.token && this.name) message.name = this.name;
     this.socket.send(JSON.stringify(message));
   }
@@ -82,10 +97,25 @@ export class Connection {
         this.handlers.welcome(msg);
         for (const [seq, entry] of this.pending) this.sendRaw({ ...entry.message, seq });
         break;
-      case 'state':
-        if (msg.version < this.version) return;
-        this.version = msg.version;
-        this.handlers.state(msg);
+      case 'snapshot': {
+        this.resyncing = false;
+        const { v, type, ...state } = msg;
+        this.held = state;
+        if (state.version < this.version) return;
+        this.version = state.version;
+        this.handlers.state(state);
+        break;
+      }
+      case 'delta':
+        if (this.resyncing) return;
+        if (!fits(this.held, msg)) {
+          // A delta made from another state than the one held: ask for a whole one.
+          this.resync();
+          return;
+        }
+        this.held = applyDelta(this.held, msg);
+        this.version = this.held.version;
+        this.handlers.state(this.held);
         break;
       case 'chat':
         this.handlers.chat?.(msg);
@@ -120,8 +150,14 @@ export class Connection {
 
   sendRaw(message) {
     if (this.socket?.readyState === WebSocket.OPEN && this.ready) {
-      this.socket.send(JSON.stringify({ v: 1, ...message }));
+      this.socket.send(JSON.stringify({ v: VERSION, ...message }));
     }
+  }
+
+  /// Asks for a snapshot of the state (its reply is not awaited: the snapshot is the answer).
+  resync() {
+    this.resyncing = true;
+    this.sendRaw({ type: 'resync', seq: this.nextSeq() });
   }
 
   /// Sends `{type, ...}`; resolves with the server's reply (`ok`, `error`), even across a

@@ -95,18 +95,18 @@ mod tests {
 
     use fugitive_core::{Card, Cards, Role, RuleOptions};
     use serde_json::Value;
-    use tokio::sync::{mpsc, oneshot};
+    use tokio::sync::oneshot;
 
     use super::*;
     use crate::db::Db;
+    use crate::mailbox::Mailbox;
+    use crate::protocol::Protocol;
     use crate::room::{RoomLimits, SeatRequest};
     use crate::rooms::Rooms;
 
     /// Every frame queued so far, as JSON.
-    fn frames(queue: &mut mpsc::Receiver<axum::extract::ws::Utf8Bytes>) -> Vec<Value> {
-        std::iter::from_fn(|| queue.try_recv().ok())
-            .map(|f| serde_json::from_str(f.as_str()).unwrap())
-            .collect()
+    fn frames(queue: &Mailbox) -> Vec<Value> {
+        std::iter::from_fn(|| queue.try_recv()).map(|f| serde_json::from_str(f.as_str()).unwrap()).collect()
     }
 
     #[tokio::test]
@@ -127,35 +127,46 @@ mod tests {
         let marshal = room.claim(created.invite).await.unwrap().unwrap();
         let mut kicks = Vec::new();
         let mut join = |token: Option<String>| {
-            let (queue, frames) = mpsc::channel(64);
+            let queue = Mailbox::new(64);
             let (kick, kicked) = oneshot::channel();
             kicks.push(kicked);
-            (room.join(token, None, queue, kick), frames)
+            (room.join(token, None, queue.clone(), Protocol::V1, kick), queue)
         };
-        let (joined, mut marshal_frames) = join(Some(marshal.token.clone()));
+        let (joined, marshal_queue) = join(Some(marshal.token.clone()));
         joined.await.unwrap().unwrap();
-        let (joined, mut other_marshal_frames) = join(Some(marshal.token));
+        let (joined, other_marshal_queue) = join(Some(marshal.token));
         joined.await.unwrap().unwrap();
-        let (joined, mut spectator_frames) = join(None);
+        let (joined, spectator_queue) = join(None);
         joined.await.unwrap().unwrap();
         let (joined, _fugitive_frames) = join(Some(created.token));
         let fugitive = joined.await.unwrap().unwrap();
+        // Read as a client does (a state unread is replaced by the next one).
+        let queues = [&marshal_queue, &other_marshal_queue, &spectator_queue];
+        let mut seen: [Vec<Value>; 3] = Default::default();
+        let mut read = || {
+            for (queue, seen) in queues.iter().zip(&mut seen) {
+                seen.extend(frames(queue));
+            }
+        };
+        read();
         let place = Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY };
         assert!(room.request(fugitive, 1, SeatRequest::Action(place)).await.unwrap().ok);
+        read();
         assert!(room.request(fugitive, 2, SeatRequest::Action(Action::EndTurn)).await.unwrap().ok);
+        read();
         let summary = room.summary().await.unwrap();
         assert_eq!(summary.game, 1);
 
         // Versions 0, 1 and 2, each solved once, whatever the number of sockets and frames.
         assert_eq!(SOLVED.load(Ordering::SeqCst) - before, 3);
-        for queue in [&mut marshal_frames, &mut other_marshal_frames] {
-            let states: Vec<Value> = frames(queue).into_iter().filter(|f| f["type"] == "state").collect();
+        let [marshal_frames, other_marshal_frames, spectator_frames] = seen;
+        for frames in [marshal_frames, other_marshal_frames] {
+            let states: Vec<Value> = frames.into_iter().filter(|f| f["type"] == "state").collect();
             assert!(states.len() >= 3, "{states:?}");
             assert!(states.iter().all(|s| s["notepad"].is_object()), "every Marshal state has it");
             assert_eq!(states.last().unwrap()["version"], 2);
         }
-        let states: Vec<Value> =
-            frames(&mut spectator_frames).into_iter().filter(|f| f["type"] == "state").collect();
+        let states: Vec<Value> = spectator_frames.into_iter().filter(|f| f["type"] == "state").collect();
         assert!(!states.is_empty() && states.iter().all(|s| s.get("notepad").is_none_or(Value::is_null)));
         drop(room);
         rooms.shut_down().await;

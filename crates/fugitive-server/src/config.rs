@@ -56,9 +56,18 @@ pub struct Config {
     #[arg(long, env = "FUGITIVE_HELLO_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
     pub hello_timeout: Duration,
 
-    /// Messages queued for one socket; a socket that falls further behind is closed with 1008.
+    /// Frames queued for one socket: replies and chat messages beyond this many unread close the
+    /// socket with 1008; states never do (a snapshot replaces the unread ones, and a protocol-2
+    /// socket with this many deltas unread gets a snapshot instead of the next).
     #[arg(long, env = "FUGITIVE_SOCKET_QUEUE", default_value_t = 32)]
     pub socket_queue: usize,
+
+    /// The kernel's send buffer of each connection, in bytes (default: the system's, which on
+    /// Linux grows up to `net.ipv4.tcp_wmem`'s maximum, 4 MiB). A smaller one bounds what a
+    /// client that stops reading holds in the kernel; the socket's queue then keeps only what
+    /// it still needs.
+    #[arg(long, env = "FUGITIVE_SOCKET_SEND_BUFFER")]
+    pub socket_send_buffer: Option<usize>,
 
     /// How often the server pings each socket.
     #[arg(long, env = "FUGITIVE_PING_INTERVAL", default_value = "20s", value_parser = humantime::parse_duration)]

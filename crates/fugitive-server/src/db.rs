@@ -95,6 +95,17 @@ pub const CHANNEL: &str = "fugitive";
 /// PostgreSQL's own clock in Unix ms: leases are timed by the database, not by each node's.
 const DB_NOW: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
 
+/// What became of a claim of the guest seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatClaim {
+    /// The seat was free and is now the claimant's.
+    Claimed,
+    /// Somebody claimed it first.
+    Taken,
+    /// The room expired meanwhile: its seats are gone.
+    Gone,
+}
+
 /// The database: a cheap clone of the pool.
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -357,12 +368,11 @@ impl Db {
         Ok(())
     }
 
-    /// Gives the guest seat its token hash and spends the invitation. Returns whether the seat
-    /// was still free.
+    /// Gives the guest seat its token hash and spends the invitation.
     ///
     /// # Errors
     /// On a database failure.
-    pub async fn claim_guest_seat(&self, room: Uuid, token_hash: &str) -> Result<bool, DbError> {
+    pub async fn claim_guest_seat(&self, room: Uuid, token_hash: &str) -> Result<SeatClaim, DbError> {
         let id = room.to_string();
         let mut tx = self.pool.begin().await?;
         let claimed = sqlx::query(
@@ -375,13 +385,22 @@ impl Db {
         .execute(&mut *tx)
         .await?
         .rows_affected();
+        if claimed == 0 {
+            // Taken, or the room expired (its seats deleted) while the claim was on its way.
+            let seat = sqlx::query("SELECT 1 FROM seats WHERE room_id = $1 AND seat = 1")
+                .bind(&id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            tx.rollback().await?;
+            return Ok(if seat.is_some() { SeatClaim::Taken } else { SeatClaim::Gone });
+        }
         sqlx::query("UPDATE rooms SET invite_hash = NULL, touched_at = $1 WHERE id = $2")
             .bind(now_ms())
             .bind(&id)
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        Ok(claimed == 1)
+        Ok(SeatClaim::Claimed)
     }
 
     /// Appends an accepted action to the log (and marks the game finished if it ended it),
@@ -1020,5 +1039,18 @@ mod tests {
         assert!(db.expire_room(room.id, cutoff + 2000).await.unwrap());
         assert!(db.load_room(room.id).await.unwrap().is_none());
         assert!(!db.expire_room(room.id, cutoff + 2000).await.unwrap(), "once");
+    }
+
+    #[tokio::test]
+    async fn a_claim_after_the_room_expired_finds_it_gone_not_taken() {
+        let (db, _dir) = db().await;
+        let room = new_room();
+        db.create_room(&room).await.unwrap();
+        assert!(db.expire_room(room.id, now_ms() + 1).await.unwrap());
+        assert_eq!(db.claim_guest_seat(room.id, &hash_secret("guest")).await.unwrap(), SeatClaim::Gone);
+        let other = new_room();
+        db.create_room(&other).await.unwrap();
+        assert_eq!(db.claim_guest_seat(other.id, &hash_secret("a")).await.unwrap(), SeatClaim::Claimed);
+        assert_eq!(db.claim_guest_seat(other.id, &hash_secret("b")).await.unwrap(), SeatClaim::Taken);
     }
 }

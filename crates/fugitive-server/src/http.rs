@@ -154,6 +154,7 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .route("/api/rooms/{room}/claim", post(claim_seat))
         .route("/api/rooms/{room}/games/{game}", get(replay))
         .route("/ws/v1/rooms/{room}", get(socket::upgrade))
+        .route("/ws/v2/rooms/{room}", get(socket::upgrade_v2))
         .route("/api/origin", get(socket::check_origin))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
@@ -380,6 +381,7 @@ async fn claim_seat(
             Ok(Json(SeatGranted { room, role: claimed.role, token: claimed.token, links }))
         }
         Err(ClaimError::Taken) => Err(AppError::SeatTaken),
+        Err(ClaimError::Gone) => Err(AppError::RoomNotFound),
         Err(ClaimError::BadInvite) => Err(AppError::BadInvite),
         Err(ClaimError::Unavailable) => Err(AppError::Unavailable),
     }

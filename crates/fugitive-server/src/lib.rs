@@ -11,7 +11,9 @@
 //! - `web.rs`: the web client's static files and the security headers.
 //! - `socket.rs`: the WebSocket endpoint: Origin check and caps before the upgrade, then a
 //!   writer task and a reader loop per socket (rate limit, size limit, idle timeout).
-//! - `protocol.rs`: every client and server message of protocol v1 and the error codes.
+//! - `protocol.rs`: every client and server message of protocols v1 and v2 and the error codes.
+//! - `frames.rs`: protocol v2's state frames: a snapshot, then per change a small delta.
+//! - `mailbox.rs`: a socket's outbound queue, where a snapshot replaces the states still unread.
 //! - `rooms.rs`: the registry of room actors: create, load from the database and rebuild by
 //!   replay, expire idle rooms.
 //! - `room.rs`: one actor per room: the thin async shell around `room/machine.rs`, the room as
@@ -31,8 +33,10 @@ pub mod cluster;
 pub mod computer;
 pub mod config;
 pub mod db;
+pub mod frames;
 pub mod http;
 pub mod limit;
+pub mod mailbox;
 pub mod metrics;
 pub mod protocol;
 pub mod replay;
@@ -86,6 +90,10 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
     let local = listener.local_addr()?;
+    if let Some(size) = config.socket_send_buffer {
+        // Accepted connections inherit it from the listening socket.
+        socket2::SockRef::from(&listener).set_send_buffer_size(size)?;
+    }
     // First: the rooms rebuilt below are counted in `fugitive_rooms_loaded`.
     let metrics = metrics::install();
     web::check(&config.web_dir)?;

@@ -1,4 +1,7 @@
-//! The WebSocket messages of protocol version 1 (`docs/protocol.md`), and their error codes.
+//! The WebSocket messages of protocol versions 1 and 2 (`docs/protocol.md`,
+//! `docs/protocol-v2.md`), and their error codes. Version 2 has every message of version 1 but
+//! `state`, and adds the client's `resync` and the server's `snapshot` and `delta`
+//! (`frames.rs`).
 //!
 //! A client message is read in two stages, like a move: text → an envelope (`v`, `seq`,
 //! `type`), then the envelope → a typed [`Request`]. Each failure is a [`Reply`] with a stable
@@ -12,8 +15,27 @@ use uuid::Uuid;
 
 use crate::table::{ChatBody, Quick, TableRequest};
 
-/// The protocol version, `"v"` in every message.
+/// The protocol version of `/ws/v1/…`, `"v"` in every message.
 pub const VERSION: u64 = 1;
+
+/// A protocol version the server speaks: the path a socket opened (`/ws/v1/…`, `/ws/v2/…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// Full `state` snapshots after every change.
+    V1,
+    /// A `snapshot` on `hello` and `resync`, then `delta`s (`frames.rs`).
+    V2,
+}
+
+impl Protocol {
+    /// `"v"` in every message of this version.
+    pub const fn number(self) -> u64 {
+        match self {
+            Protocol::V1 => 1,
+            Protocol::V2 => 2,
+        }
+    }
+}
 
 /// Error codes of the protocol itself; an illegal action uses `ActionError::code()`.
 pub mod code {
@@ -62,6 +84,8 @@ pub enum Request {
     Action(Action),
     /// Offer (or accept) a rematch with roles swapped.
     Rematch,
+    /// Protocol 2: send a full snapshot of the view (the client missed a delta).
+    Resync,
 }
 
 /// One client message.
@@ -130,11 +154,19 @@ impl Reply {
     }
 }
 
-/// Reads one client text frame.
+/// Reads one client text frame of protocol version 1.
 ///
 /// # Errors
 /// The [`Reply`] to send back: `malformed`, `bad_version` or `unknown_message`.
 pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
+    parse_as(Protocol::V1, text)
+}
+
+/// Reads one client text frame of `protocol`.
+///
+/// # Errors
+/// The [`Reply`] to send back: `malformed`, `bad_version` or `unknown_message`.
+pub fn parse_as(protocol: Protocol, text: &str) -> Result<ClientMessage, Reply> {
     let malformed = |seq, message: String| Reply::error(seq, code::MALFORMED, message);
     let value: Value = serde_json::from_str(text).map_err(|e| malformed(None, format!("not JSON: {e}")))?;
     let Value::Object(mut fields) = value else {
@@ -144,12 +176,12 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
         .get("seq")
         .and_then(Value::as_u64)
         .ok_or_else(|| malformed(None, "`seq` must be an unsigned integer".into()))?;
-    if fields.get("v").and_then(Value::as_u64) != Some(VERSION) {
-        return Err(Reply::error(
-            Some(seq),
-            code::BAD_VERSION,
-            "this server speaks protocol version 1 (\"v\":1)",
-        ));
+    if fields.get("v").and_then(Value::as_u64) != Some(protocol.number()) {
+        let message = match protocol {
+            Protocol::V1 => "this server speaks protocol version 1 (\"v\":1)",
+            Protocol::V2 => "this path speaks protocol version 2 (\"v\":2)",
+        };
+        return Err(Reply::error(Some(seq), code::BAD_VERSION, message));
     }
     let kind = match fields.get("type") {
         Some(Value::String(kind)) => kind.clone(),
@@ -180,6 +212,13 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
             }
         }
         "rematch" => Request::Rematch,
+        "resync" if protocol == Protocol::V2 => Request::Resync,
+        other if protocol == Protocol::V2 => {
+            let message = format!(
+                "unknown message type {other:?}: hello, action, rematch, name, chat, chat_spectators or resync"
+            );
+            return Err(Reply::error(Some(seq), code::UNKNOWN_MESSAGE, message));
+        }
         other => {
             let message = format!(
                 "unknown message type {other:?}: hello, action, rematch, name, chat or chat_spectators"
@@ -323,6 +362,24 @@ pub enum ServerMessage<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         notepad: Option<&'a Notepad>,
     },
+    /// Protocol 2: a full snapshot of the receiver's view, the fields of protocol 1's `state`.
+    Snapshot {
+        /// As in `state`.
+        version: u64,
+        /// As in `state`.
+        game: u64,
+        /// As in `state`.
+        view: &'a View,
+        /// As in `state`.
+        legal: Option<&'a LegalActions>,
+        /// As in `state`.
+        room: &'a RoomStatus,
+        /// As in `state`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        notepad: Option<&'a Notepad>,
+    },
+    /// Protocol 2: what changed in the receiver's view since `base` (`frames.rs`).
+    Delta(&'a crate::frames::Delta<'a>),
     /// The answer to one client message.
     Reply(&'a Reply),
     /// Chat messages: the newest ones (`full`, replacing what the client shows) or one new one.
@@ -341,10 +398,15 @@ struct Envelope<'a> {
     message: &'a ServerMessage<'a>,
 }
 
-/// The text frame of a server message.
+/// The text frame of a server message of protocol version 1.
 pub fn encode(message: &ServerMessage<'_>) -> Utf8Bytes {
-    let text = serde_json::to_string(&Envelope { v: VERSION, message }).expect("server messages serialize");
-    Utf8Bytes::from(text)
+    encode_as(Protocol::V1, message)
+}
+
+/// The text frame of a server message of `protocol`.
+pub fn encode_as(protocol: Protocol, message: &ServerMessage<'_>) -> Utf8Bytes {
+    let envelope = Envelope { v: protocol.number(), message };
+    Utf8Bytes::from(serde_json::to_string(&envelope).expect("server messages serialize"))
 }
 
 #[cfg(test)]
@@ -375,6 +437,17 @@ mod tests {
         assert_eq!(draw.seq, 2);
         assert!(matches!(draw.request, Request::Action(Action::Draw { .. })));
         assert_eq!(parse(r#"{"v":1,"seq":3,"type":"rematch"}"#).unwrap().request, Request::Rematch);
+    }
+
+    #[test]
+    fn version_2_reads_the_same_messages_and_resync() {
+        let v2 = |text| parse_as(Protocol::V2, text);
+        let hello = v2(r#"{"v":2,"seq":1,"type":"hello","token":"abc"}"#).unwrap();
+        assert_eq!(hello.request, Request::Hello { token: Some("abc".into()), name: None });
+        assert_eq!(v2(r#"{"v":2,"seq":3,"type":"resync"}"#).unwrap().request, Request::Resync);
+        assert_eq!(v2(r#"{"v":1,"seq":3,"type":"resync"}"#).unwrap_err().code(), Some(code::BAD_VERSION));
+        // Version 1 does not know `resync`.
+        assert_eq!(code_of(r#"{"v":1,"seq":3,"type":"resync"}"#), code::UNKNOWN_MESSAGE);
     }
 
     #[test]

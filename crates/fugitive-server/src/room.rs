@@ -16,7 +16,6 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
 use fugitive_core::{Game, ReplayError};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
@@ -36,11 +35,10 @@ pub mod machine;
 use handle::Command;
 pub use handle::{ClaimError, Claimed, Gone, Heard, JoinError, Kick, RoomHandle, SeatRequest, Summary};
 pub use machine::RoomLimits;
-use machine::{Answer, Effect, Input, Machine, Step, Stored, Think, WriteOp};
+use machine::{Answer, Effect, Input, JoinIo, Machine, Step, Stored, Think, WriteOp};
 
-/// A socket's outbound side, as the shell holds it.
+/// A socket's close signal, as the shell holds it (its mailbox is the machine's).
 struct Socket {
-    queue: mpsc::Sender<Utf8Bytes>,
     kick: Option<oneshot::Sender<Kick>>,
 }
 
@@ -181,14 +179,16 @@ impl Room {
     /// Carries out one command; `Break` when the actor must stop (the room expired).
     async fn handle(&mut self, command: Command) -> ControlFlow<()> {
         match command {
-            Command::Join { token, name, queue, kick, reply } => {
-                let step = self.machine.input(Input::Join { token, name, checked: false }, Instant::now());
+            Command::Join { token, name, queue, protocol, kick, reply } => {
+                let io = JoinIo { queue, protocol };
+                let step =
+                    self.machine.input(Input::Join { token, name, io, checked: false }, Instant::now());
                 let joined = match self.drive(step).await {
                     Answer::Join(joined) => joined,
                     other => unreachable!("a join answers a join: {other:?}"),
                 };
                 if let Ok(id) = joined {
-                    self.sockets.insert(id, Socket { queue, kick: Some(kick) });
+                    self.sockets.insert(id, Socket { kick: Some(kick) });
                 }
                 // Every frame is queued before the reply goes out: a client that reads the
                 // reply has its state.
@@ -199,6 +199,10 @@ impl Room {
                 }
             }
             Command::Leave { socket } => self.machine.leave(socket, Instant::now()),
+            Command::Resync { socket, reply } => {
+                self.machine.resync(socket, Instant::now());
+                let _ = reply.send(());
+            }
             Command::Request { socket, seq, request, reply } => {
                 let step = self.machine.request(socket, seq, request, Instant::now());
                 let answer = self.drive(step).await;
@@ -436,16 +440,8 @@ impl Room {
             if effects.is_empty() {
                 break;
             }
-            let mut slow = Vec::new();
             for effect in effects {
                 match effect {
-                    Effect::Send { socket, frame } => {
-                        if let Some(io) = self.sockets.get(&socket) {
-                            if io.queue.try_send(frame).is_err() {
-                                slow.push(socket);
-                            }
-                        }
-                    }
                     Effect::Kick { socket, why } => {
                         if let Some(mut io) = self.sockets.remove(&socket) {
                             if let Some(kick) = io.kick.take() {
@@ -456,9 +452,6 @@ impl Room {
                     Effect::Think { version, think } => self.think(version, think),
                     Effect::Publish(presence) => self.publish = Some(presence),
                 }
-            }
-            for socket in slow {
-                self.machine.slow(socket, Instant::now());
             }
         }
         if let Some(presence) = self.publish.take() {
@@ -553,9 +546,13 @@ mod tests {
         let created =
             rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
         let room = rooms.get(created.room).await.unwrap();
-        let (queue, _frames) = mpsc::channel(64);
+        let queue = crate::mailbox::Mailbox::new(64);
         let (kick, _kicked) = oneshot::channel();
-        let socket = room.join(Some(created.token), None, queue, kick).await.unwrap().unwrap();
+        let socket = room
+            .join(Some(created.token), None, queue, crate::protocol::Protocol::V1, kick)
+            .await
+            .unwrap()
+            .unwrap();
         let place =
             SeatRequest::Action(Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY });
 

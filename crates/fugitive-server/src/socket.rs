@@ -1,8 +1,9 @@
-//! The WebSocket endpoint `GET /ws/v1/rooms/{room}`.
+//! The WebSocket endpoints `GET /ws/v1/rooms/{room}` and `GET /ws/v2/rooms/{room}` (the same
+//! but for the state frames, `frames.rs`).
 //!
 //! Before the upgrade: the `Origin` allowlist (cross-site WebSocket hijacking) and the server's
-//! socket cap. After it, the socket is split: a writer task drains the socket's queue (fed by
-//! the room actor and by the reader) and pings; the reader loop parses client messages, limits
+//! socket cap. After it, the socket is split: a writer task drains the socket's queue (a
+//! [`Mailbox`] fed by the room actor and by the reader) and pings; the reader loop parses client messages, limits
 //! their rate, times out idle peers and peers that never say `hello`, and asks the room.
 //! Whichever ends first ends the other. A socket the server closes is drained of what the peer
 //! still sends until the peer answers the close, so the close frame is not lost to a reset.
@@ -11,11 +12,12 @@
 //! slow / no `hello` in time, 1009 message too big, 1011 server error, 1013 room full (of
 //! spectators), 4004 no such room.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::http::header::ORIGIN;
@@ -23,22 +25,45 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
-use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, oneshot};
 use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::http::{AppError, AppState};
+use crate::mailbox::Mailbox;
 use crate::metrics;
-use crate::protocol::{self, Reply, Request, ServerMessage, code, encode};
+use crate::protocol::{self, Protocol, Reply, Request, ServerMessage, code, encode_as};
 use crate::room::{JoinError, Kick, RoomHandle, SeatRequest};
 use crate::rooms::RoomsError;
 
 const SHUTTING_DOWN: Kick = Kick { code: 1001, reason: "the server is shutting down" };
 const NO_ROOM: Kick = Kick { code: 4004, reason: "no such room" };
 const SERVER_ERROR: Kick = Kick { code: 1011, reason: "server error" };
+const TOO_SLOW: Kick = Kick { code: 1008, reason: "too slow: messages were not read" };
 
-/// The upgrade handler: checks `Origin` and the socket cap before any socket exists.
+/// The upgrade handler of `/ws/v1/…`.
 pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    path: Path<String>,
+    headers: HeaderMap,
+    app: State<AppState>,
+) -> Response {
+    upgrade_as(Protocol::V1, ws, path, headers, app)
+}
+
+/// The upgrade handler of `/ws/v2/…`.
+pub async fn upgrade_v2(
+    ws: WebSocketUpgrade,
+    path: Path<String>,
+    headers: HeaderMap,
+    app: State<AppState>,
+) -> Response {
+    upgrade_as(Protocol::V2, ws, path, headers, app)
+}
+
+/// Checks `Origin` and the socket cap before any socket exists.
+fn upgrade_as(
+    protocol: Protocol,
     ws: WebSocketUpgrade,
     Path(room): Path<String>,
     headers: HeaderMap,
@@ -60,7 +85,7 @@ pub async fn upgrade(
         .max_write_buffer_size(1 << 20)
         .max_message_size(max)
         .max_frame_size(max)
-        .on_upgrade(move |socket| serve(socket, app, Uuid::parse_str(&room).ok(), permit))
+        .on_upgrade(move |socket| serve(socket, app, protocol, Uuid::parse_str(&room).ok(), permit))
 }
 
 /// `GET /api/origin?origin=…`: whether a page of that origin may open a WebSocket. A browser
@@ -90,20 +115,33 @@ enum End {
     Close(Kick),
 }
 
-async fn serve(socket: WebSocket, app: AppState, room: Option<Uuid>, permit: OwnedSemaphorePermit) {
+async fn serve(
+    socket: WebSocket,
+    app: AppState,
+    protocol: Protocol,
+    room: Option<Uuid>,
+    permit: OwnedSemaphorePermit,
+) {
     // Counted until this task ends, however it ends.
     let _open = Open::new(permit);
     let (sink, mut stream) = socket.split();
-    let (queue, queued) = mpsc::channel(app.config.socket_queue);
+    let queue = Mailbox::new(app.config.socket_queue);
     let (close, closing) = oneshot::channel();
-    let mut writer = tokio::spawn(write(sink, queued, closing, app.config.ping_interval));
+    let mut writer = tokio::spawn(write(sink, queue.clone(), closing, app.config.ping_interval));
     // Set once `writer` has been awaited to completion: a `JoinHandle` is polled only once.
     let mut written = false;
     let mut session = None;
     let end = match load(&app, room).await {
         Ok((id, room)) => {
-            let session =
-                session.insert(Session { app: app.clone(), queue, id, room, joined: None, kick: None });
+            let session = session.insert(Session {
+                app: app.clone(),
+                queue,
+                protocol,
+                id,
+                room,
+                joined: None,
+                kick: None,
+            });
             tokio::select! {
                 end = session.read(&mut stream) => end,
                 _ = &mut writer => {
@@ -173,7 +211,8 @@ async fn load(app: &AppState, room: Option<Uuid>) -> Result<(Uuid, RoomHandle), 
 /// One socket's conversation with its room.
 struct Session {
     app: AppState,
-    queue: mpsc::Sender<Utf8Bytes>,
+    queue: Arc<Mailbox>,
+    protocol: Protocol,
     id: Uuid,
     room: RoomHandle,
     /// The socket's id in the room, after `hello`.
@@ -225,15 +264,15 @@ impl Session {
             if let Some(code) = reply.code() {
                 metrics::error(code);
             }
-            if self.queue.send(encode(&ServerMessage::Reply(&reply))).await.is_err() {
-                return End::Gone;
+            if self.queue.send(encode_as(self.protocol, &ServerMessage::Reply(&reply))).is_err() {
+                return End::Close(TOO_SLOW);
             }
         }
     }
 
     /// The reply to one text frame, or how the session ends.
     async fn answer(&mut self, text: &str) -> Result<Reply, End> {
-        let message = match protocol::parse(text) {
+        let message = match protocol::parse_as(self.protocol, text) {
             Ok(message) => message,
             Err(reply) => return Ok(reply),
         };
@@ -246,6 +285,10 @@ impl Session {
             }
             (Some(socket), Request::Action(action)) => (socket, SeatRequest::Action(action)),
             (Some(socket), Request::Rematch) => (socket, SeatRequest::Rematch),
+            (Some(socket), Request::Resync) => {
+                self.room.resync(socket).await.map_err(|_| End::Close(SHUTTING_DOWN))?;
+                return Ok(Reply::ok(seq));
+            }
             (Some(socket), Request::Table(request)) => {
                 return self.room.table(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN));
             }
@@ -265,7 +308,8 @@ impl Session {
                 self.room = load(&self.app, Some(self.id)).await.map_err(End::Close)?.1;
             }
             let (kick, kicked) = oneshot::channel();
-            match self.room.join(token.clone(), name.clone(), self.queue.clone(), kick).await {
+            let queue = self.queue.clone();
+            match self.room.join(token.clone(), name.clone(), queue, self.protocol, kick).await {
                 Ok(Ok(socket)) => {
                     self.joined = Some(socket);
                     self.kick = Some(kicked);
@@ -312,7 +356,7 @@ fn read_error(error: axum::Error) -> End {
 /// Drains the socket's queue into the socket and pings; sends the close frame when told.
 async fn write(
     mut sink: SplitSink<WebSocket, Message>,
-    mut queue: mpsc::Receiver<Utf8Bytes>,
+    queue: Arc<Mailbox>,
     mut close: oneshot::Receiver<Kick>,
     ping_every: Duration,
 ) {
@@ -333,14 +377,11 @@ async fn write(
                 }
                 return;
             }
-            frame = queue.recv() => match frame {
-                Some(frame) => {
-                    if sink.send(Message::Text(frame)).await.is_err() {
-                        return;
-                    }
+            frame = queue.recv() => {
+                if sink.send(Message::Text(frame)).await.is_err() {
+                    return;
                 }
-                None => return,
-            },
+            }
             _ = ping.tick() => {
                 if sink.send(Message::Ping(Bytes::new())).await.is_err() {
                     return;

@@ -197,14 +197,16 @@ async fn an_idle_socket_is_closed_with_1008() {
 #[tokio::test]
 async fn pings_keep_a_quiet_client_connected() {
     let db = TestDb::sqlite();
-    let server = Server::start(&db, &["--idle-timeout", "400ms", "--ping-interval", "100ms"]).await;
+    // A ping every 250 ms, idle after 2 s: a loaded machine may delay a pong by a second
+    // without closing the socket (400 ms did, once in the 20-run check of issue 9).
+    let server = Server::start(&db, &["--idle-timeout", "2s", "--ping-interval", "250ms"]).await;
     let seats = create_room(server.addr, json!({ "role": "fugitive" })).await;
     let mut watcher = Client::join(server.addr, &seats.room, None).await;
     let mut player = Client::join(server.addr, &seats.room, Some(&seats.host_token)).await;
     // The watcher reads (so tungstenite answers the server's pings) but sends nothing for
     // longer than the idle timeout, then still gets the next state.
     let later = tokio::spawn(async move {
-        let quiet = std::time::Duration::from_millis(900);
+        let quiet = std::time::Duration::from_millis(4500);
         let _ = tokio::time::timeout(quiet, async {
             loop {
                 player.recv().await;
@@ -346,7 +348,7 @@ async fn postgres_idle_unfinished_rooms_expire_and_finished_ones_stay() {
 }
 
 async fn expiry(db: TestDb) {
-    let server = Server::start(&db, &["--room-idle-ttl", "1s", "--expiry-interval", "200ms"]).await;
+    let server = Server::start(&db, &["--room-idle-ttl", "3s", "--expiry-interval", "200ms"]).await;
     let idle = create_room(server.addr, json!({})).await;
     let mut finished = Table::open(server.addr, json!({})).await;
     let resign = finished.fugitive.act(json!({ "type": "resign" })).await;

@@ -87,7 +87,7 @@ async fn a_body_that_is_not_a_json_object_is_a_bad_request() {
 /// Expiry deletes the room's running game and its seats, but the room's finished games stay
 /// readable for their replays.
 async fn expiry_keeps_finished_games(db: TestDb) {
-    let server = Server::start(&db, &["--room-idle-ttl", "1s", "--expiry-interval", "200ms"]).await;
+    let server = Server::start(&db, &["--room-idle-ttl", "3s", "--expiry-interval", "200ms"]).await;
     let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
     assert_eq!(table.fugitive.act(json!({ "type": "resign" })).await["ok"], true);
     assert_eq!(table.fugitive.request(json!({ "type": "rematch" })).await["ok"], true);

@@ -253,7 +253,7 @@ async fn the_summary_says_whose_turn_it_is_and_how_the_game_ended() {
 #[tokio::test]
 async fn a_slow_game_with_a_days_long_clock_is_not_expired_while_the_clock_runs() {
     let db = TestDb::sqlite();
-    let server = Server::start(&db, &["--room-idle-ttl", "1s", "--expiry-interval", "200ms"]).await;
+    let server = Server::start(&db, &["--room-idle-ttl", "3s", "--expiry-interval", "200ms"]).await;
     let (status, body) =
         server.http("POST", "/api/rooms", Some(&json!({ "turn_clock_secs": 604_801 }))).await;
     assert_eq!(status, 400, "{body}");

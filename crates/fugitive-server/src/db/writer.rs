@@ -452,13 +452,12 @@ mod tests {
     use std::time::Duration;
 
     use fugitive_core::{Action, Card, Cards, Role, RuleOptions};
-    use tokio::sync::{mpsc, oneshot};
+    use tokio::sync::oneshot;
 
     use super::*;
     use crate::computer::Computer;
     use crate::db::Db;
     use crate::protocol::{Reply, code};
-    use axum::extract::ws::Utf8Bytes;
 
     use crate::room::{Kick, RoomHandle, RoomLimits, SeatRequest};
     use crate::rooms::Rooms;
@@ -483,7 +482,7 @@ mod tests {
         room: RoomHandle,
         socket: u64,
         /// The socket's frames (unread, but open) and kick.
-        _frames: Arc<(mpsc::Receiver<Utf8Bytes>, oneshot::Receiver<Kick>)>,
+        _frames: Arc<(Arc<crate::mailbox::Mailbox>, oneshot::Receiver<Kick>)>,
     }
 
     impl Table {
@@ -496,9 +495,11 @@ mod tests {
         let created =
             rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
         let room = rooms.get(created.room).await.unwrap();
-        let (queue, frames) = mpsc::channel(64);
+        let frames = crate::mailbox::Mailbox::new(64);
         let (kick, kicked) = oneshot::channel();
-        let socket = room.join(Some(created.token), None, queue, kick).await.unwrap().unwrap();
+        let protocol = crate::protocol::Protocol::V1;
+        let socket =
+            room.join(Some(created.token), None, frames.clone(), protocol, kick).await.unwrap().unwrap();
         Table { id: created.room, room, socket, _frames: Arc::new((frames, kicked)) }
     }
 

@@ -1,11 +1,13 @@
 //! The room's public face: the handle other tasks hold, the commands it sends to the actor, and
 //! what they answer.
 
-use axum::extract::ws::Utf8Bytes;
+use std::sync::Arc;
+
 use fugitive_core::{Action, ByRole, Role, RuleOptions};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::protocol::Reply;
+use crate::mailbox::Mailbox;
+use crate::protocol::{Protocol, Reply};
 use crate::table::TableRequest;
 
 /// Why a socket is closed by its room.
@@ -38,6 +40,8 @@ pub enum ClaimError {
     Taken,
     /// The invitation is not this room's.
     BadInvite,
+    /// The room expired while the claim was on its way.
+    Gone,
     /// The database failed.
     Unavailable,
 }
@@ -101,12 +105,17 @@ pub(super) enum Command {
     Join {
         token: Option<String>,
         name: Option<Option<String>>,
-        queue: mpsc::Sender<Utf8Bytes>,
+        queue: Arc<Mailbox>,
+        protocol: Protocol,
         kick: oneshot::Sender<Kick>,
         reply: oneshot::Sender<Result<u64, JoinError>>,
     },
     Leave {
         socket: u64,
+    },
+    Resync {
+        socket: u64,
+        reply: oneshot::Sender<()>,
     },
     Request {
         socket: u64,
@@ -145,9 +154,9 @@ impl RoomHandle {
         answer.await.map_err(|_| Gone)
     }
 
-    /// Joins a socket as the seat whose token this is, or as a spectator. On success the room
-    /// has queued `welcome` and the first `state`, and returns the socket's id. A seated
-    /// socket's `name`, when given, becomes its seat's name.
+    /// Joins a socket as the seat whose token this is, or as a spectator, speaking `protocol`.
+    /// On success the room has queued `welcome` and the first `state` (`snapshot`), and returns
+    /// the socket's id. A seated socket's `name`, when given, becomes its seat's name.
     ///
     /// # Errors
     /// [`Gone`] when the actor has stopped.
@@ -155,10 +164,20 @@ impl RoomHandle {
         &self,
         token: Option<String>,
         name: Option<Option<String>>,
-        queue: mpsc::Sender<Utf8Bytes>,
+        queue: Arc<Mailbox>,
+        protocol: Protocol,
         kick: oneshot::Sender<Kick>,
     ) -> Result<Result<u64, JoinError>, Gone> {
-        self.call(|reply| Command::Join { token, name, queue, kick, reply }).await
+        self.call(|reply| Command::Join { token, name, queue, protocol, kick, reply }).await
+    }
+
+    /// Protocol 2's `resync`: queues a snapshot of the socket's view (in place of any state frame
+    /// it has not read yet).
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn resync(&self, socket: u64) -> Result<(), Gone> {
+        self.call(|reply| Command::Resync { socket, reply }).await
     }
 
     /// A seated socket's request about the table (name, chat); the reply to send back.

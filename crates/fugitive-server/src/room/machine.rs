@@ -11,6 +11,7 @@
 //! [`Machine::apply`] as one this room wrote itself.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
@@ -21,8 +22,10 @@ use uuid::Uuid;
 
 use super::handle::{ClaimError, Claimed, JoinError, Kick, SeatRequest, Summary};
 use crate::computer::{self, Computer};
-use crate::db::{DbError, Rematched, StoredAction, StoredRoom, now_ms};
-use crate::protocol::{ClockStatus, Notepad, Reply, RoomStatus, ServerMessage, code, encode};
+use crate::db::{DbError, Rematched, SeatClaim, StoredAction, StoredRoom, now_ms};
+use crate::frames::{self, Change, Current, Sent};
+use crate::mailbox::Mailbox;
+use crate::protocol::{ClockStatus, Notepad, Protocol, Reply, RoomStatus, ServerMessage, code, encode_as};
 use crate::rooms;
 use crate::seat::{Recall, Seat, SeqMemory, hash_secret, new_secret};
 use crate::table::{self, ChatBody, ChatBucket, ChatLine, ChatWire, Series, SeriesStatus, TableRequest};
@@ -60,6 +63,26 @@ enum Memo {
     Forget,
 }
 
+/// A socket of this node in the room: its seat (`None`: a spectator), its outbound mailbox (an
+/// in-memory queue the socket's writer drains), its protocol, and whether it holds its viewer's
+/// latest state.
+#[derive(Debug)]
+struct Member {
+    seat: Option<Seat>,
+    queue: Arc<Mailbox>,
+    protocol: Protocol,
+    synced: bool,
+}
+
+/// A joining socket's mailbox and protocol.
+#[derive(Clone, Debug)]
+pub struct JoinIo {
+    /// Its outbound mailbox.
+    pub queue: Arc<Mailbox>,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
+}
+
 /// Who of this room is on this node, as published for the other nodes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Presence {
@@ -83,9 +106,6 @@ pub enum Think {
 /// Something for the shell to carry out.
 #[derive(Debug)]
 pub enum Effect {
-    /// Queue this frame on the socket (a socket whose queue is full is reported back with
-    /// [`Machine::slow`]).
-    Send { socket: u64, frame: Utf8Bytes },
     /// Close the socket.
     Kick { socket: u64, why: Kick },
     /// Start the computer opponent thinking; its answer comes back as [`Input::Bot`] with this
@@ -106,7 +126,7 @@ pub enum Input {
     Claim { invite: String },
     /// A socket joins (as the token's seat, or as a spectator); `checked` once a token this
     /// copy did not know was looked for in the database.
-    Join { token: Option<String>, name: Option<Option<String>>, checked: bool },
+    Join { token: Option<String>, name: Option<Option<String>>, io: JoinIo, checked: bool },
     /// The turn clock's alarm rang.
     TimeOut,
     /// The computer opponent's answer, for the version it thought about.
@@ -180,8 +200,8 @@ pub enum WriteOp {
 pub enum Stored {
     /// Written.
     Done,
-    /// A claim: whether the seat was still free.
-    Claimed(bool),
+    /// A claim.
+    Claimed(SeatClaim),
     /// A rematch offer.
     Rematch(Rematched),
 }
@@ -209,8 +229,11 @@ pub struct Machine {
     fugitive_seat: Seat,
     version: u64,
     rematch: [bool; 2],
-    /// Every socket of this node in the room, and its seat (`None`: a spectator).
-    sockets: BTreeMap<u64, Option<Seat>>,
+    /// Every socket of this node in the room.
+    sockets: BTreeMap<u64, Member>,
+    /// What the protocol-2 sockets of each viewer hold (by `Viewer::ALL`'s order), while it has
+    /// any: deltas are made from it (`frames.rs`).
+    sent: [Option<Sent>; 3],
     next_socket: u64,
     clock: Option<Clock>,
     empty_since: Instant,
@@ -287,6 +310,7 @@ impl Machine {
             fugitive_seat: stored.game.fugitive_seat,
             rematch: stored.rematch,
             sockets: BTreeMap::new(),
+            sent: Default::default(),
             next_socket: 1,
             clock: None,
             empty_since: now,
@@ -423,7 +447,7 @@ impl Machine {
 
     /// A seated socket's request.
     pub fn request(&mut self, socket: u64, seq: u64, request: SeatRequest, now: Instant) -> Step {
-        match self.sockets.get(&socket).copied().flatten() {
+        match self.sockets.get(&socket).and_then(|m| m.seat) {
             Some(seat) => self.input(Input::Seat { seat, seq, request, bot: false, checked: false }, now),
             None => Step::Done(Answer::Reply(Reply::error(
                 Some(seq),
@@ -435,7 +459,7 @@ impl Machine {
 
     /// A seated socket's request about the table.
     pub fn table(&mut self, socket: u64, seq: u64, request: TableRequest, now: Instant) -> Step {
-        match self.sockets.get(&socket).copied().flatten() {
+        match self.sockets.get(&socket).and_then(|m| m.seat) {
             Some(seat) => self.input(Input::Table { seat, seq, request }, now),
             None => Step::Done(Answer::Reply(Reply::error(
                 Some(seq),
@@ -516,7 +540,7 @@ impl Machine {
                     then: Then::Claim { input, token, hash },
                 }))
             }
-            Input::Join { ref token, ref name, checked } => {
+            Input::Join { ref token, ref name, ref io, checked } => {
                 let seat = match token {
                     None => None,
                     Some(token) => {
@@ -529,15 +553,15 @@ impl Machine {
                             // This copy may not have heard of a claim on another node yet.
                             None if self.shared && !checked => {
                                 self.stale = true;
-                                let (token, name) = (Some(token.clone()), name.clone());
-                                return Step::Sync(Input::Join { token, name, checked: true });
+                                let (token, name, io) = (Some(token.clone()), name.clone(), io.clone());
+                                return Step::Sync(Input::Join { token, name, io, checked: true });
                             }
                             None => return Step::Done(Answer::Join(Err(JoinError::BadToken))),
                         }
                     }
                 };
                 // Only spectators are counted: they must never lock a player out of his seat.
-                let spectators = self.sockets.values().filter(|s| s.is_none()).count();
+                let spectators = self.sockets.values().filter(|s| s.seat.is_none()).count();
                 if seat.is_none() && spectators >= self.limits.max_sockets {
                     return Step::Done(Answer::Join(Err(JoinError::Full)));
                 }
@@ -548,7 +572,10 @@ impl Machine {
                             then: Then::Name { input, seat, name },
                         }))
                     }
-                    _ => Step::Done(Answer::Join(Ok(self.joined(seat)))),
+                    _ => {
+                        let io = io.clone();
+                        Step::Done(Answer::Join(Ok(self.joined(seat, io))))
+                    }
                 }
             }
             Input::TimeOut => {
@@ -601,14 +628,14 @@ impl Machine {
             }
             Input::Table { seq, .. } => Answer::Reply(unavailable(seq)),
             Input::Claim { .. } => Answer::Claim(Err(ClaimError::Unavailable)),
-            Input::Join { token: None, .. } => Answer::Join(Ok(self.joined(None))),
-            Input::Join { token: Some(token), .. } => {
+            Input::Join { token: None, io, .. } => Answer::Join(Ok(self.joined(None, io))),
+            Input::Join { token: Some(token), io, .. } => {
                 let hash = hash_secret(&token);
                 match Seat::ALL
                     .into_iter()
                     .find(|s| self.seats[s.index()].token_hash.as_deref() == Some(&hash))
                 {
-                    Some(seat) => Answer::Join(Ok(self.joined(Some(seat)))),
+                    Some(seat) => Answer::Join(Ok(self.joined(Some(seat), io))),
                     // Not known here, and the database could not be asked.
                     None => Answer::Join(Err(JoinError::BadToken)),
                 }
@@ -711,15 +738,16 @@ impl Machine {
                 }
             }
             Then::Claim { token, hash, .. } => match result {
-                Ok(Stored::Claimed(true)) => {
+                Ok(Stored::Claimed(SeatClaim::Claimed)) => {
                     self.seats[Seat::Guest.index()].token_hash = Some(hash);
                     self.invite_hash = None;
                     self.restart_clock(None);
                     self.broadcast();
                     Step::Done(Answer::Claim(Ok(Claimed { role: self.role_of(Seat::Guest), token })))
                 }
+                Ok(Stored::Claimed(SeatClaim::Gone)) => Step::Done(Answer::Claim(Err(ClaimError::Gone))),
                 Ok(_) => {
-                    // Claimed through another node: read back.
+                    // Claimed first (perhaps through another node): read back.
                     self.stale = true;
                     Step::Done(Answer::Claim(Err(ClaimError::Taken)))
                 }
@@ -789,6 +817,8 @@ impl Machine {
         let (old_chat_last, old_game, old_readers) = (old.chat_last, old.game_number, old.reads_chat(None));
         self.now = now;
         self.sockets = old.sockets;
+        // The history only grows: the reloaded state is still told as a delta.
+        self.sent = old.sent;
         self.next_socket = old.next_socket;
         self.empty_since = old.empty_since;
         self.thinking = old.thinking;
@@ -814,8 +844,8 @@ impl Machine {
             self.send_chat_to_spectators(old_readers);
         } else if self.chat_last > old_chat_last {
             let new: Vec<ChatLine> = self.chat.iter().filter(|l| l.number > old_chat_last).cloned().collect();
-            let frame = self.chat_frame(false, new.iter());
-            self.send_to_readers(&frame);
+            let frames = self.chat_frames(false, new.iter());
+            self.send_to_readers(&frames);
         }
     }
 
@@ -906,7 +936,7 @@ impl Machine {
         if self.sockets.is_empty() {
             self.empty_since = now;
         }
-        self.publish();
+        self.publish_presence();
     }
 
     /// A socket stopped reading (its queue is full): it is closed.
@@ -921,7 +951,7 @@ impl Machine {
         if self.sockets.is_empty() {
             self.empty_since = now;
         }
-        self.publish();
+        self.publish_presence();
     }
 
     /// The room expired: every socket is closed with 4004.
@@ -932,7 +962,7 @@ impl Machine {
         }
     }
 
-    fn joined(&mut self, seat: Option<Seat>) -> u64 {
+    fn joined(&mut self, seat: Option<Seat>, io: JoinIo) -> u64 {
         let before = self.status();
         let id = self.next_socket;
         self.next_socket += 1;
@@ -941,24 +971,31 @@ impl Machine {
             room: self.id,
             last_seq: seat.map_or(0, |s| self.seats[s.index()].seqs.last),
         };
-        self.effects.push(Effect::Send { socket: id, frame: encode(&welcome) });
-        self.sockets.insert(id, seat);
-        if !self.status().others_see_a_change(&before) {
-            let frame = self.state_frame(self.viewer_of(seat), &self.status());
-            self.effects.push(Effect::Send { socket: id, frame });
-        } else {
-            self.broadcast();
-        }
+        let JoinIo { queue, protocol } = io;
+        let _ = queue.send(encode_as(protocol, &welcome));
+        self.sockets.insert(id, Member { seat, queue, protocol, synced: false });
+        // Its first state (a snapshot); the others' too when they see a change.
+        self.publish(self.status().others_see_a_change(&before));
         if self.reads_chat(seat) && !self.chat.is_empty() {
-            let frame = self.chat_frame(true, self.chat.iter());
-            self.effects.push(Effect::Send { socket: id, frame });
+            let frame = self.chat_frame(protocol, true, self.chat.iter());
+            let _ = self.sockets[&id].queue.send(frame);
         }
-        self.publish();
+        self.publish_presence();
         id
     }
 
+    /// Protocol 2's `resync`: the socket gets a snapshot of its view (in place of any state
+    /// frame it has not read yet).
+    pub fn resync(&mut self, socket: u64, now: Instant) {
+        self.now = now;
+        if let Some(member) = self.sockets.get_mut(&socket) {
+            member.synced = false;
+            self.publish(false);
+        }
+    }
+
     /// Queues this node's presence for the other nodes when it changed.
-    fn publish(&mut self) {
+    fn publish_presence(&mut self) {
         let presence = self.local_presence();
         if presence != self.published {
             self.published = presence;
@@ -968,8 +1005,8 @@ impl Machine {
 
     fn local_presence(&self) -> Presence {
         Presence {
-            seats: Seat::ALL.map(|seat| self.sockets.values().any(|s| *s == Some(seat))),
-            spectators: self.sockets.values().filter(|s| s.is_none()).count() as u64,
+            seats: Seat::ALL.map(|seat| self.sockets.values().any(|s| s.seat == Some(seat))),
+            spectators: self.sockets.values().filter(|s| s.seat.is_none()).count() as u64,
         }
     }
 
@@ -1174,7 +1211,7 @@ impl Machine {
             presence: ByRole::new_with(|role| {
                 let seat = seated(role);
                 let bot = self.computer.bot.is_some() && seat == Seat::Guest;
-                bot || self.remote.seats[seat.index()] || self.sockets.values().any(|s| *s == Some(seat))
+                bot || self.remote.seats[seat.index()] || self.sockets.values().any(|s| s.seat == Some(seat))
             }),
             clock: self.clock.zip(self.turn_clock_secs).map(|(clock, turn_secs)| ClockStatus {
                 turn_secs,
@@ -1183,7 +1220,8 @@ impl Machine {
             }),
             rematch: ByRole::new_with(|role| self.rematch[seated(role).index()]),
             names: ByRole::new_with(|role| self.names[seated(role).index()].clone()),
-            spectators: self.sockets.values().filter(|s| s.is_none()).count() as u64 + self.remote.spectators,
+            spectators: self.sockets.values().filter(|s| s.seat.is_none()).count() as u64
+                + self.remote.spectators,
             chat_spectators: ByRole::new_with(|role| self.chat_public[seated(role).index()]),
             series: SeriesStatus {
                 wins: ByRole::new_with(|role| self.series.wins[seated(role).index()]),
@@ -1200,7 +1238,7 @@ impl Machine {
     }
 
     fn add_chat(&mut self, lines: Vec<ChatLine>) {
-        let frame = self.chat_frame(false, lines.iter());
+        let frames = self.chat_frames(false, lines.iter());
         for line in lines {
             self.chat_last = self.chat_last.max(line.number);
             self.chat.push_back(line);
@@ -1208,7 +1246,7 @@ impl Machine {
                 self.chat.pop_front();
             }
         }
-        self.send_to_readers(&frame);
+        self.send_to_readers(&frames);
     }
 
     fn set_chat_public(&mut self, public: [bool; 2]) {
@@ -1222,13 +1260,9 @@ impl Machine {
 
     /// The spectators start (or stop) reading: the whole history, or nothing.
     fn send_chat_to_spectators(&mut self, before: bool) {
-        let frame =
-            if before { self.chat_frame(true, [].iter()) } else { self.chat_frame(true, self.chat.iter()) };
-        let spectators: Vec<u64> =
-            self.sockets.iter().filter(|(_, s)| s.is_none()).map(|(id, _)| *id).collect();
-        for socket in spectators {
-            self.effects.push(Effect::Send { socket, frame: frame.clone() });
-        }
+        let frames =
+            if before { self.chat_frames(true, [].iter()) } else { self.chat_frames(true, self.chat.iter()) };
+        self.send_each(|member| member.seat.is_none(), &frames);
     }
 
     /// The whole chat to every reader (each player's words are under his new role).
@@ -1236,19 +1270,46 @@ impl Machine {
         if self.chat.is_empty() {
             return;
         }
-        let frame = self.chat_frame(full, self.chat.iter());
-        self.send_to_readers(&frame);
+        let frames = self.chat_frames(full, self.chat.iter());
+        self.send_to_readers(&frames);
     }
 
-    fn send_to_readers(&mut self, frame: &Utf8Bytes) {
-        let readers: Vec<u64> =
-            self.sockets.iter().filter(|(_, seat)| self.reads_chat(**seat)).map(|(id, _)| *id).collect();
-        for socket in readers {
-            self.effects.push(Effect::Send { socket, frame: frame.clone() });
+    fn send_to_readers(&mut self, frames: &[Utf8Bytes; 2]) {
+        let spectators = self.reads_chat(None);
+        self.send_each(|member| member.seat.is_some() || spectators, frames);
+    }
+
+    /// A `chat` frame in each protocol, by [`Protocol`] (1, then 2).
+    fn chat_frames<'a>(
+        &self,
+        full: bool,
+        lines: impl Iterator<Item = &'a ChatLine> + Clone,
+    ) -> [Utf8Bytes; 2] {
+        [Protocol::V1, Protocol::V2].map(|protocol| self.chat_frame(protocol, full, lines.clone()))
+    }
+
+    /// Queues a frame that must be written (chat) for each socket `to` picks, in its protocol
+    /// (`frames` by [`Protocol`], 1 then 2). A socket with too many such frames unread has
+    /// stopped reading: it is closed.
+    fn send_each(&mut self, to: impl Fn(&Member) -> bool, frames: &[Utf8Bytes; 2]) {
+        let mut slow = Vec::new();
+        for (&id, member) in self.sockets.iter().filter(|(_, member)| to(member)) {
+            let frame = &frames[usize::from(member.protocol == Protocol::V2)];
+            if member.queue.send(frame.clone()).is_err() {
+                slow.push(id);
+            }
+        }
+        for socket in slow {
+            self.slow(socket, self.now);
         }
     }
 
-    fn chat_frame<'a>(&self, full: bool, lines: impl Iterator<Item = &'a ChatLine>) -> Utf8Bytes {
+    fn chat_frame<'a>(
+        &self,
+        protocol: Protocol,
+        full: bool,
+        lines: impl Iterator<Item = &'a ChatLine>,
+    ) -> Utf8Bytes {
         let messages: Vec<ChatWire<'_>> = lines
             .map(|line| ChatWire {
                 n: line.number,
@@ -1264,52 +1325,94 @@ impl Machine {
                 at: line.at,
             })
             .collect();
-        encode(&ServerMessage::Chat { full, messages: &messages })
+        encode_as(protocol, &ServerMessage::Chat { full, messages: &messages })
     }
 
-    /// The one place a `state` frame is built.
-    fn state_frame(&self, viewer: Viewer, status: &RoomStatus) -> Utf8Bytes {
+    // The frames: the one place a state is turned into frames for each protocol.
+
+    /// The state `viewer` sees now.
+    fn current(&self, viewer: Viewer) -> Current {
         let view = self.game.view(viewer);
         let legal = viewer.role().map(|role| self.game.legal_actions(role));
         let solved = match &self.notepad {
-            Some((version, notepad)) if *version == self.version => notepad.as_ref(),
-            _ => None,
-        };
-        let inline;
-        let notepad = match solved {
-            Some(notepad) => Some(notepad),
-            None if computer::wants_notepad(self.computer, &self.game, viewer) => {
+            Some((version, notepad)) if *version == self.version => notepad.clone(),
+            _ if computer::wants_notepad(self.computer, &self.game, viewer) => {
                 // Not solved ahead (a path that changed the game without solving it): solved
                 // here rather than sent without it.
                 tracing::warn!(room = %self.id, version = self.version, "the notepad was solved on the actor");
-                inline = computer::notepad(self.computer, &self.game, viewer);
-                inline.as_ref()
+                computer::notepad(self.computer, &self.game, viewer)
             }
-            None => None,
+            _ => None,
         };
-        encode(&ServerMessage::State {
-            version: self.version,
-            game: self.game_number,
-            view: &view,
-            legal: legal.as_ref(),
-            room: status,
-            notepad: if viewer == Viewer::Marshal { notepad } else { None },
-        })
+        let notepad = if viewer == Viewer::Marshal { solved } else { None };
+        Current { version: self.version, game: self.game_number, view, legal, notepad }
     }
 
-    /// Queues the new state for every socket: one frame per viewer, shared.
+    /// Tells every socket the room's new state, and wakes the computer opponent.
     fn broadcast(&mut self) {
-        let status = self.status();
-        let mut frames: [Option<Utf8Bytes>; 3] = [None, None, None];
-        let mut sends = Vec::with_capacity(self.sockets.len());
-        for (&socket, &seat) in &self.sockets {
-            let viewer = self.viewer_of(seat);
-            let slot = Viewer::ALL.iter().position(|v| *v == viewer).expect("a viewer");
-            let frame = frames[slot].get_or_insert_with(|| self.state_frame(viewer, &status)).clone();
-            sends.push(Effect::Send { socket, frame });
-        }
-        self.effects.extend(sends);
+        self.publish(true);
         self.wake_bot();
+    }
+
+    /// Queues the room's state: for a protocol-1 socket a `state`, for a protocol-2 socket a
+    /// `delta` (or a `snapshot` when a delta cannot say it: a new game, a socket far behind).
+    /// With `everyone` false only the sockets that hold no state yet (joined, or asked for a
+    /// resync) get a snapshot, and the other protocol-2 sockets of their viewer whatever changed
+    /// since their last frame (their viewer's [`Sent`] is shared). Each viewer's frames are made
+    /// once and shared by its sockets. A socket that stopped reading is never closed for its
+    /// states: its queue keeps only what it still needs (`mailbox.rs`).
+    fn publish(&mut self, everyone: bool) {
+        let status = self.status();
+        let mut room = None;
+        for (index, viewer) in Viewer::ALL.into_iter().enumerate() {
+            let members: Vec<u64> = self
+                .sockets
+                .iter()
+                .filter(|(_, socket)| self.viewer_of(socket.seat) == viewer)
+                .map(|(&id, _)| id)
+                .collect();
+            let v2 = members.iter().any(|id| self.sockets[id].protocol == Protocol::V2);
+            if !v2 {
+                self.sent[index] = None;
+            }
+            if members.is_empty() || (!everyone && members.iter().all(|id| self.sockets[id].synced)) {
+                continue;
+            }
+            let current = self.current(viewer);
+            let change = if v2 {
+                let room = room.get_or_insert_with(|| frames::room_fields(&status));
+                let (change, next) = match &self.sent[index] {
+                    Some(sent) => frames::delta(sent, &current, room),
+                    None => (Change::Snapshot, current.sent(room)),
+                };
+                self.sent[index] = Some(next);
+                change
+            } else {
+                Change::None
+            };
+            let (mut state, mut snapshot) = (None, None);
+            for id in members {
+                let socket = self.sockets.get_mut(&id).expect("a member");
+                let fresh = !socket.synced;
+                socket.synced = true;
+                let mut snapshot = || snapshot.get_or_insert_with(|| current.snapshot(&status)).clone();
+                match (socket.protocol, &change) {
+                    (Protocol::V1, _) if everyone || fresh => {
+                        socket.queue.snapshot(state.get_or_insert_with(|| current.state(&status)).clone());
+                    }
+                    (Protocol::V1, _) => {}
+                    (Protocol::V2, _) if fresh => socket.queue.snapshot(snapshot()),
+                    (Protocol::V2, Change::Snapshot) => socket.queue.snapshot(snapshot()),
+                    (Protocol::V2, Change::Delta(frame)) => {
+                        if socket.queue.delta(frame.clone()).is_err() {
+                            // Too far behind: what it waits for is replaced by where it gets to.
+                            socket.queue.snapshot(snapshot());
+                        }
+                    }
+                    (Protocol::V2, Change::None) => {}
+                }
+            }
+        }
     }
 }
 
@@ -1387,25 +1490,46 @@ mod tests {
         .unwrap()
     }
 
-    fn join(room: &mut Machine, token: Option<&str>) -> u64 {
-        let input = Input::Join { token: token.map(str::to_string), name: None, checked: false };
+    fn io() -> JoinIo {
+        JoinIo { queue: Mailbox::new(64), protocol: Protocol::V1 }
+    }
+
+    /// Joins a socket; its id and its mailbox, emptied.
+    fn join_with(room: &mut Machine, token: Option<&str>) -> (u64, Arc<Mailbox>) {
+        let io = io();
+        let queue = io.queue.clone();
+        let input = Input::Join { token: token.map(str::to_string), name: None, io, checked: false };
         match room.input(input, Instant::now()) {
-            Step::Done(Answer::Join(Ok(id))) => id,
+            Step::Done(Answer::Join(Ok(id))) => {
+                while queue.try_recv().is_some() {}
+                (id, queue)
+            }
             other => panic!("{other:?}"),
         }
+    }
+
+    fn join(room: &mut Machine, token: Option<&str>) -> u64 {
+        join_with(room, token).0
+    }
+
+    /// How many frames each mailbox holds, emptying them.
+    fn frames(queues: &[&Arc<Mailbox>]) -> Vec<usize> {
+        queues
+            .iter()
+            .map(|queue| {
+                let mut n = 0;
+                while queue.try_recv().is_some() {
+                    n += 1;
+                }
+                n
+            })
+            .collect()
     }
 
     /// The Fugitive's first legal placement.
     fn place(room: &Machine) -> Action {
         let legal = room.game().legal_actions(Role::Fugitive);
         Action::Place { hideout: legal.placements[0].hideout, sprints: Cards::EMPTY }
-    }
-
-    fn sends(effects: &[Effect]) -> Vec<u64> {
-        effects
-            .iter()
-            .filter_map(|e| if let Effect::Send { socket, .. } = e { Some(*socket) } else { None })
-            .collect()
     }
 
     fn to_write(step: Step) -> Write {
@@ -1425,28 +1549,25 @@ mod tests {
     #[test]
     fn an_action_is_told_to_nobody_before_it_is_stored() {
         let mut room = room(None, Computer::default());
-        let fugitive = join(&mut room, Some(HOST));
-        let marshal = join(&mut room, Some(GUEST));
-        let spectator = join(&mut room, None);
-        room.take_effects();
+        let (fugitive, f) = join_with(&mut room, Some(HOST));
+        let (_, m) = join_with(&mut room, Some(GUEST));
+        let (_, s) = join_with(&mut room, None);
+        frames(&[&f, &m, &s]);
         let action = place(&room);
         let write = to_write(room.request(fugitive, 1, SeatRequest::Action(action), Instant::now()));
         assert!(matches!(write.op, WriteOp::Append { game: 1, number: 0, .. }), "{:?}", write.op);
-        assert!(room.take_effects().is_empty(), "nothing is sent before the write");
+        assert_eq!(frames(&[&f, &m, &s]), [0, 0, 0], "nothing is sent before the write");
         assert_eq!(room.version(), 0);
         let step = room.written(write, Ok(Stored::Done), None, Instant::now());
         assert_eq!(reply(step), Reply::ok(1));
         assert_eq!(room.version(), 1);
-        let mut told = sends(&room.take_effects());
-        told.sort_unstable();
-        assert_eq!(told, [fugitive, marshal, spectator]);
+        assert_eq!(frames(&[&f, &m, &s]), [1, 1, 1], "everyone is told once it is stored");
     }
 
     #[test]
     fn a_failed_commit_answers_unavailable_and_changes_nothing() {
         let mut room = room(None, Computer::default());
-        let fugitive = join(&mut room, Some(HOST));
-        room.take_effects();
+        let (fugitive, f) = join_with(&mut room, Some(HOST));
         let action = place(&room);
         let write = to_write(room.request(fugitive, 1, SeatRequest::Action(action), Instant::now()));
         let failed = DbError::Batch(Arc::new(DbError::Corrupt("injected".into())));
@@ -1455,7 +1576,7 @@ mod tests {
         assert_eq!(answer.error.as_ref().unwrap().retry_after_ms, None);
         assert_eq!(room.version(), 0, "the game did not change");
         assert!(room.game().actions().is_empty());
-        assert!(sends(&room.take_effects()).is_empty(), "nobody was told anything");
+        assert_eq!(frames(&[&f]), [0], "nobody was told anything");
         // The write may have been committed all the same: the room is read back first.
         assert!(room.is_stale());
         let Step::Sync(input) = room.request(fugitive, 1, SeatRequest::Action(action), Instant::now()) else {
@@ -1526,8 +1647,7 @@ mod tests {
         )
         .unwrap();
         let fugitive = join(&mut mine, Some(HOST));
-        let watcher = join(&mut theirs, None);
-        theirs.take_effects();
+        let (_, watcher) = join_with(&mut theirs, None);
         let action = place(&mine);
         let write = to_write(mine.request(fugitive, 1, SeatRequest::Action(action), Instant::now()));
         let WriteOp::Append { record, .. } = write.op.clone() else { panic!() };
@@ -1537,7 +1657,7 @@ mod tests {
         theirs.caught_up(&[record], next, None, Instant::now());
         assert_eq!(theirs.version(), mine.version());
         assert_eq!(theirs.game().actions(), mine.game().actions());
-        assert_eq!(sends(&theirs.take_effects()), [watcher]);
+        assert_eq!(frames(&[&watcher]), [1], "its watcher is told");
         // Its seq is known there too: a retry on that node is answered, not applied.
         let fugitive_there = join(&mut theirs, Some(HOST));
         assert_eq!(
@@ -1607,7 +1727,7 @@ mod tests {
         let mut room = Machine::rebuild(Uuid::new_v4(), log, limits(), Instant::now()).unwrap();
         room.set_shared(true);
         // The guest seat was claimed on another node; this copy has not heard of it yet.
-        let input = Input::Join { token: Some(GUEST.into()), name: None, checked: false };
+        let input = Input::Join { token: Some(GUEST.into()), name: None, io: io(), checked: false };
         let Step::Sync(input) = room.input(input, Instant::now()) else { panic!("read back first") };
         let fresh = Machine::rebuild(
             room.id(),
@@ -1619,7 +1739,7 @@ mod tests {
         room.reload(fresh, Vec::new(), None, Instant::now());
         assert!(matches!(room.input(input, Instant::now()), Step::Done(Answer::Join(Ok(_)))));
         // A token the database does not know either is refused, once.
-        let input = Input::Join { token: Some("nobody's".into()), name: None, checked: false };
+        let input = Input::Join { token: Some("nobody's".into()), name: None, io: io(), checked: false };
         let Step::Sync(input) = room.input(input, Instant::now()) else { panic!("read back first") };
         assert!(matches!(
             room.input(input, Instant::now()),
@@ -1651,7 +1771,7 @@ mod tests {
         // Another node claimed it first: taken, and the room is read back.
         room.stale = false;
         let write = to_write(room.input(Input::Claim { invite: "invite".into() }, Instant::now()));
-        let step = room.written(write, Ok(Stored::Claimed(false)), None, Instant::now());
+        let step = room.written(write, Ok(Stored::Claimed(SeatClaim::Taken)), None, Instant::now());
         assert!(matches!(step, Step::Done(Answer::Claim(Err(ClaimError::Taken)))), "{step:?}");
         assert!(room.is_stale());
     }

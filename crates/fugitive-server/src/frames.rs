@@ -1,0 +1,259 @@
+//! The state frames of protocol 2 (`docs/protocol-v2.md`): a `snapshot` of a viewer's whole view,
+//! then `delta`s that say only what changed for that viewer.
+//!
+//! The room keeps, per viewer (Fugitive, Marshal, spectators), a [`Sent`]: what the protocol-2
+//! sockets of that viewer hold, without the history (only its length) — every such socket holds
+//! the same, because each gets every delta, or a snapshot of the same state. Each change is one
+//! [`Current`] per viewer, from which [`delta`] builds the one frame all of that viewer's sockets
+//! share, and the next [`Sent`].
+//!
+//! What a delta holds, so that applying it to the held view gives exactly the server's view:
+//! - `history`: the entries added since `base`, as this viewer sees them (the history only ever
+//!   grows within a game, and an entry does not change while the game runs: it is never resent);
+//! - `revealed`: once, when the game ends (R18), the earlier entries this viewer saw blanked,
+//!   whole, as `[index, entry]` — a bounded number, since only entries about cards are blanked;
+//! - `trail`: the trail's `length` and the positions that are new or changed, as
+//!   `[position, card]`;
+//! - `view`: every other field of the view that changed (`phase`, `hands`, `decks`, `outcome`,
+//!   `seed`, `events`…), whole;
+//! - `legal`, `notepad`: whole, when changed;
+//! - `room`: the fields of the room status that changed, whole.
+//!
+//! Nothing here depends on the game's length but the history, and only the new entries of it
+//! are sent.
+
+use axum::extract::ws::Utf8Bytes;
+use fugitive_core::{Event, LegalActions, TrailCard, View, Viewer};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::protocol::{Notepad, Protocol, RoomStatus, ServerMessage, encode, encode_as};
+
+/// One viewer's state after a change: what its snapshot shows.
+#[derive(Debug)]
+pub struct Current {
+    /// The room's version.
+    pub version: u64,
+    /// The game's number in the room.
+    pub game: u64,
+    /// The viewer's view.
+    pub view: View,
+    /// The player's legal actions; `None` for spectators.
+    pub legal: Option<LegalActions>,
+    /// The Marshal's notepad, in her view of a room that shows it.
+    pub notepad: Option<Notepad>,
+}
+
+impl Current {
+    /// Protocol 1's `state` frame.
+    pub fn state(&self, room: &RoomStatus) -> Utf8Bytes {
+        encode(&ServerMessage::State {
+            version: self.version,
+            game: self.game,
+            view: &self.view,
+            legal: self.legal.as_ref(),
+            room,
+            notepad: self.notepad.as_ref(),
+        })
+    }
+
+    /// Protocol 2's `snapshot` frame: the same fields as `state`.
+    pub fn snapshot(&self, room: &RoomStatus) -> Utf8Bytes {
+        encode_as(
+            Protocol::V2,
+            &ServerMessage::Snapshot {
+                version: self.version,
+                game: self.game,
+                view: &self.view,
+                legal: self.legal.as_ref(),
+                room,
+                notepad: self.notepad.as_ref(),
+            },
+        )
+    }
+
+    /// What the viewer holds once it has this state, for the next delta.
+    pub fn sent(&self, room: &Map<String, Value>) -> Sent {
+        Sent {
+            game: self.game,
+            version: self.version,
+            history: self.view.history.len(),
+            over: self.view.outcome.is_some(),
+            view: view_fields(&self.view),
+            trail: self.view.trail.clone(),
+            legal: to_value(&self.legal),
+            room: room.clone(),
+            notepad: to_value(&self.notepad),
+        }
+    }
+}
+
+/// What every protocol-2 socket of one viewer holds: the last snapshot or delta it was sent.
+#[derive(Clone, Debug)]
+pub struct Sent {
+    game: u64,
+    version: u64,
+    /// How many history entries.
+    history: usize,
+    /// Whether the game was over.
+    over: bool,
+    /// The view's fields but `history` and `trail`.
+    view: Map<String, Value>,
+    trail: Vec<TrailCard>,
+    legal: Value,
+    room: Map<String, Value>,
+    notepad: Value,
+}
+
+/// The room status as the JSON object every state frame carries, made once per change.
+pub fn room_fields(room: &RoomStatus) -> Map<String, Value> {
+    match serde_json::to_value(room).expect("a room status serializes") {
+        Value::Object(fields) => fields,
+        _ => unreachable!("a room status is an object"),
+    }
+}
+
+fn to_value(value: &impl Serialize) -> Value {
+    serde_json::to_value(value).expect("state serializes")
+}
+
+/// The view's fields but `history` and `trail`, which deltas carry in their own way.
+fn view_fields(view: &View) -> Map<String, Value> {
+    let Value::Object(mut fields) = to_value(&ViewWithout(view)) else { unreachable!("a view is an object") };
+    fields.remove("history");
+    fields.remove("trail");
+    fields
+}
+
+/// Serializes a view with an empty history and trail (the delta carries those itself).
+struct ViewWithout<'a>(&'a View);
+
+impl Serialize for ViewWithout<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let view = self.0;
+        // A shallow copy of the short fields only.
+        let short = View {
+            viewer: view.viewer,
+            rules: view.rules,
+            phase: view.phase,
+            trail: Vec::new(),
+            decks: view.decks.clone(),
+            hands: view.hands,
+            history: Vec::new(),
+            outcome: view.outcome,
+            seed: view.seed,
+            events: view.events.clone(),
+        };
+        short.serialize(serializer)
+    }
+}
+
+/// The trail part of a delta.
+#[derive(Debug, Serialize)]
+pub struct TrailPatch<'a> {
+    /// How many positions the trail has now (position 0 included).
+    pub length: usize,
+    /// The positions that are new or changed, `[position, card]`.
+    pub cards: Vec<(usize, &'a TrailCard)>,
+}
+
+/// A `delta` frame's fields (see the module's documentation).
+#[derive(Debug, Serialize)]
+pub struct Delta<'a> {
+    /// The room's version after this change.
+    pub version: u64,
+    /// The version of the view it applies to: a client holding another one asks for a
+    /// `resync`. Equal to `version` for a change to the room only (presence, names…).
+    pub base: u64,
+    /// The game's number; a delta never crosses games.
+    pub game: u64,
+    /// The new history entries, as this viewer sees them.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub history: &'a [Event],
+    /// When the game ends: the earlier entries this viewer saw blanked, whole.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub revealed: Vec<(usize, &'a Event)>,
+    /// The new or changed trail positions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trail: Option<TrailPatch<'a>>,
+    /// The other view fields that changed, whole.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub view: Map<String, Value>,
+    /// The legal actions, when they changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<&'a Value>,
+    /// The room status fields that changed.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub room: Map<String, Value>,
+    /// The notepad, when it changed (`null`: no notepad any more).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notepad: Option<&'a Value>,
+}
+
+/// What to send the protocol-2 sockets of a viewer after a change.
+#[derive(Debug)]
+pub enum Change {
+    /// Nothing they see changed.
+    None,
+    /// This delta.
+    Delta(Utf8Bytes),
+    /// A delta cannot say it (a new game): a snapshot.
+    Snapshot,
+}
+
+/// The change from what the viewer's sockets hold (`sent`) to `now` (with the room status
+/// `room`), and what they hold afterwards.
+pub fn delta(sent: &Sent, now: &Current, room: &Map<String, Value>) -> (Change, Sent) {
+    let next = now.sent(room);
+    let history = &now.view.history;
+    if sent.game != now.game || sent.history > history.len() || sent.version > now.version {
+        return (Change::Snapshot, next);
+    }
+    let revealed = if !sent.over && next.over {
+        // R18: the finished game shows every entry whole; those this viewer saw blanked change.
+        let viewer: Viewer = now.view.viewer;
+        history[..sent.history].iter().enumerate().filter(|(_, e)| e.seen_by(viewer) != **e).collect()
+    } else {
+        Vec::new()
+    };
+    let trail = &now.view.trail;
+    let cards: Vec<(usize, &TrailCard)> =
+        trail.iter().enumerate().filter(|(i, card)| sent.trail.get(*i) != Some(card)).collect();
+    let trail = (!cards.is_empty() || trail.len() != sent.trail.len())
+        .then_some(TrailPatch { length: trail.len(), cards });
+    let delta = Delta {
+        version: now.version,
+        base: sent.version,
+        game: now.game,
+        history: &history[sent.history..],
+        revealed,
+        trail,
+        view: changed(&sent.view, &next.view),
+        legal: (sent.legal != next.legal).then_some(&next.legal),
+        room: changed(&sent.room, room),
+        notepad: (sent.notepad != next.notepad).then_some(&next.notepad),
+    };
+    let nothing = delta.version == delta.base
+        && delta.history.is_empty()
+        && delta.revealed.is_empty()
+        && delta.trail.is_none()
+        && delta.view.is_empty()
+        && delta.legal.is_none()
+        && delta.room.is_empty()
+        && delta.notepad.is_none();
+    if nothing {
+        return (Change::None, next);
+    }
+    let frame = encode_as(Protocol::V2, &ServerMessage::Delta(&delta));
+    (Change::Delta(frame), next)
+}
+
+/// The fields of `now` that differ from `before`, whole; a field gone is `null`.
+fn changed(before: &Map<String, Value>, now: &Map<String, Value>) -> Map<String, Value> {
+    let mut changes: Map<String, Value> =
+        now.iter().filter(|(k, v)| before.get(*k) != Some(v)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    for key in before.keys().filter(|k| !now.contains_key(*k)) {
+        changes.insert(key.clone(), Value::Null);
+    }
+    changes
+}

@@ -1,0 +1,192 @@
+//! One socket's outbound frames, between the room (and the socket's reader) and the socket's
+//! writer task: a queue that keeps only what the client still needs.
+//!
+//! Two kinds of frame wait here. **Other** frames (`welcome`, `reply`, `chat`) are all written,
+//! in order; only when more than `limit` of them wait has the client stopped reading for good,
+//! and the sender closes the socket. **State** frames (protocol 1's `state`, protocol 2's
+//! `snapshot` and `delta`) are never the reason a socket closes: a snapshot replaces every state
+//! frame still waiting (it holds all they held), and when `limit` deltas wait the room sends a
+//! snapshot instead of the next one. A reader that falls behind gets, when it reads again, the
+//! frames it needs and a current snapshot — not a close.
+//!
+//! A `Mutex` around a `VecDeque` and a `Notify` for the single writer: no allocation while the
+//! socket is idle (an empty `VecDeque` holds none).
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::extract::ws::Utf8Bytes;
+use tokio::sync::Notify;
+
+/// A socket's outbound queue, shared by the room, the socket's reader and its writer.
+#[derive(Debug)]
+pub struct Mailbox {
+    queue: Mutex<Queue>,
+    wake: Notify,
+    limit: usize,
+}
+
+#[derive(Debug, Default)]
+struct Queue {
+    frames: VecDeque<(Kind, Utf8Bytes)>,
+    /// How many of `frames` are state frames.
+    states: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    State,
+    Other,
+}
+
+/// More than the limit of other frames wait: the client no longer reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Full;
+
+/// As many deltas as the limit wait: send a snapshot instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Behind;
+
+impl Mailbox {
+    /// An empty mailbox that holds up to `limit` other frames and `limit` deltas.
+    pub fn new(limit: usize) -> Arc<Mailbox> {
+        Arc::new(Mailbox { queue: Mutex::default(), wake: Notify::new(), limit: limit.max(1) })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // Nothing panics while holding the lock; a poisoned queue is still a queue.
+        self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Queues a frame that must be written (`welcome`, `reply`, `chat`).
+    ///
+    /// # Errors
+    /// [`Full`] when `limit` such frames already wait (the frame is not queued): the caller
+    /// closes the socket, whose client has stopped reading.
+    pub fn send(&self, frame: Utf8Bytes) -> Result<(), Full> {
+        let mut queue = self.lock();
+        if queue.frames.len() - queue.states >= self.limit {
+            return Err(Full);
+        }
+        queue.frames.push_back((Kind::Other, frame));
+        drop(queue);
+        self.wake.notify_one();
+        Ok(())
+    }
+
+    /// Queues a full snapshot of the client's view. It replaces every state frame still
+    /// waiting, and takes the place of the first of them (so it still comes before the replies
+    /// that followed it).
+    pub fn snapshot(&self, frame: Utf8Bytes) {
+        let mut queue = self.lock();
+        let first = queue.frames.iter().position(|(kind, _)| *kind == Kind::State);
+        if let Some(first) = first {
+            queue.frames[first].1 = frame;
+            let mut kept = false;
+            queue.frames.retain(|(kind, _)| *kind == Kind::Other || !std::mem::replace(&mut kept, true));
+        } else {
+            queue.frames.push_back((Kind::State, frame));
+        }
+        queue.states = 1;
+        drop(queue);
+        self.wake.notify_one();
+    }
+
+    /// Queues a delta (a change to apply to the view the client holds).
+    ///
+    /// # Errors
+    /// [`Behind`] when `limit` state frames already wait (the delta is not queued): the caller
+    /// queues a [`Mailbox::snapshot`] instead.
+    pub fn delta(&self, frame: Utf8Bytes) -> Result<(), Behind> {
+        let mut queue = self.lock();
+        if queue.states >= self.limit {
+            return Err(Behind);
+        }
+        queue.frames.push_back((Kind::State, frame));
+        queue.states += 1;
+        drop(queue);
+        self.wake.notify_one();
+        Ok(())
+    }
+
+    /// The next frame to write, if one waits.
+    pub fn try_recv(&self) -> Option<Utf8Bytes> {
+        let mut queue = self.lock();
+        let (kind, frame) = queue.frames.pop_front()?;
+        if kind == Kind::State {
+            queue.states -= 1;
+        }
+        Some(frame)
+    }
+
+    /// Waits for the next frame to write. For the socket's one writer task; cancel-safe.
+    pub async fn recv(&self) -> Utf8Bytes {
+        loop {
+            if let Some(frame) = self.try_recv() {
+                return frame;
+            }
+            self.wake.notified().await;
+        }
+    }
+
+    /// How many frames wait (for tests and metrics).
+    pub fn len(&self) -> usize {
+        self.lock().frames.len()
+    }
+
+    /// Whether no frame waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drain(mailbox: &Mailbox) -> Vec<String> {
+        std::iter::from_fn(|| mailbox.try_recv()).map(|f| f.as_str().to_owned()).collect()
+    }
+
+    #[test]
+    fn a_snapshot_replaces_the_waiting_states_in_place_and_keeps_the_rest() {
+        let mailbox = Mailbox::new(4);
+        mailbox.snapshot("s1".into());
+        mailbox.send("reply1".into()).unwrap();
+        mailbox.delta("d2".into()).unwrap();
+        mailbox.send("chat".into()).unwrap();
+        mailbox.delta("d3".into()).unwrap();
+        mailbox.snapshot("s4".into());
+        assert_eq!(drain(&mailbox), ["s4", "reply1", "chat"]);
+        mailbox.snapshot("s5".into());
+        mailbox.delta("d6".into()).unwrap();
+        assert_eq!(drain(&mailbox), ["s5", "d6"]);
+    }
+
+    #[test]
+    fn deltas_past_the_limit_ask_for_a_snapshot_and_other_frames_past_it_are_refused() {
+        let mailbox = Mailbox::new(2);
+        mailbox.delta("d1".into()).unwrap();
+        mailbox.delta("d2".into()).unwrap();
+        assert_eq!(mailbox.delta("d3".into()), Err(Behind));
+        mailbox.snapshot("s3".into());
+        mailbox.delta("d4".into()).unwrap();
+        // States never count against the other frames' limit, nor the other way round.
+        mailbox.send("r1".into()).unwrap();
+        mailbox.send("r2".into()).unwrap();
+        assert_eq!(mailbox.send("r3".into()), Err(Full));
+        assert_eq!(drain(&mailbox), ["s3", "d4", "r1", "r2"]);
+    }
+
+    #[tokio::test]
+    async fn the_writer_wakes_for_a_frame_queued_while_it_waits() {
+        let mailbox = Mailbox::new(2);
+        let writer = {
+            let mailbox = mailbox.clone();
+            tokio::spawn(async move { mailbox.recv().await })
+        };
+        tokio::task::yield_now().await;
+        mailbox.send("hello".into()).unwrap();
+        assert_eq!(writer.await.unwrap().as_str(), "hello");
+    }
+}
