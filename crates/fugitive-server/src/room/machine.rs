@@ -3,9 +3,10 @@
 //! computer opponent's schedule. It does no I/O and never waits: an input (a request, a write's
 //! result, actions read from the log, a tick of the clock, the computer's answer) changes it and
 //! returns a [`Step`] (answered, or "write this, then tell me how it went", or "read the room
-//! back from the log, then try again"), and queues [`Effect`]s (frames for sockets, kicks, the
-//! computer to start thinking, this node's presence to publish). The actor in `room.rs` is the
-//! thin async shell that carries them out.
+//! back from the log, then try again"), and queues [`Effect`]s (kicks, the computer to start
+//! thinking, this node's presence to publish). Frames go straight into each socket's
+//! [`Mailbox`], an in-memory queue its writer task drains (`frames.rs` builds them). The actor in
+//! `room.rs` is the thin async shell that carries out the rest.
 //!
 //! An action appended by another node and read from the log goes through the same
 //! [`Machine::apply`] as one this room wrote itself.
