@@ -62,6 +62,25 @@ async fn create_room(http: &reqwest::Client, addr: SocketAddr) -> anyhow::Result
     Ok((created, invite))
 }
 
+/// Creates a room against the computer (the creator plays the Fugitive); returns its id and
+/// the creator's token.
+///
+/// # Errors
+/// When the server refuses or does not answer.
+pub async fn bot_room(http: &reqwest::Client, addr: SocketAddr) -> anyhow::Result<(String, String)> {
+    let created: serde_json::Value = http
+        .post(format!("http://{addr}/api/rooms"))
+        .json(&json!({"role": "fugitive", "opponent": {"bot": "easy"}}))
+        .send()
+        .await?
+        .error_for_status()?
+        .json()
+        .await?;
+    let room = created["room"].as_str().context("no room")?.to_string();
+    let token = created["token"].as_str().context("no token")?.to_string();
+    Ok((room, token))
+}
+
 /// Creates a room nobody is seated in (for spectators).
 ///
 /// # Errors

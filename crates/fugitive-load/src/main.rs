@@ -20,12 +20,16 @@
 //! `--mode matrix` measures issue 10's matrix in one run (`matrix.rs`): G games at human pace
 //! and at full speed beside a bare WebSocket echo and bare commits, on SQLite and (with
 //! `--postgres`) PostgreSQL.
+//! `--mode nodes --database-url postgres://…` measures several nodes on one PostgreSQL database
+//! (`nodes.rs`): latency with the players on one node or two, and the handover of a killed
+//! node's rooms.
 
 mod bare;
 mod client;
 mod commit;
 mod echo;
 mod matrix;
+mod nodes;
 mod play;
 mod report;
 mod server;
@@ -136,6 +140,15 @@ pub struct Args {
     /// `--mode echo-server` (started by `--mode matrix`): where to listen.
     #[arg(long, default_value = "127.0.0.1:0")]
     echo_addr: std::net::SocketAddr,
+    /// `--mode nodes`: the PostgreSQL database the nodes share (an empty one of its own).
+    #[arg(long)]
+    database_url: Option<String>,
+    /// `--mode nodes`: the nodes' `--lease-ms`.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(300..))]
+    lease_ms: u64,
+    /// `--mode nodes`: how many times a lease holder is killed (and as many baseline runs).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    takeovers: u32,
 }
 
 /// What a run measures.
@@ -151,6 +164,8 @@ enum Mode {
     Writers,
     /// The bare WebSocket echo the matrix compares with (a child of `--mode matrix`).
     EchoServer,
+    /// Several nodes on one PostgreSQL database: latency across nodes, handover after a kill.
+    Nodes,
 }
 
 /// Rooms set up (and held) before the baseline of the active-room run, so one-time costs such
@@ -185,6 +200,14 @@ async fn main() -> anyhow::Result<()> {
             .await
             .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
         print!("{}", commit::section(&figures, &command));
+        return Ok(());
+    }
+    if args.mode == Mode::Nodes {
+        let http = reqwest::Client::new();
+        let figures = tokio::time::timeout(args.timeout, nodes::run(&args, &http))
+            .await
+            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        print!("{}", nodes::section(&figures, &command));
         return Ok(());
     }
     let figures = tokio::time::timeout(args.timeout, run(&args))

@@ -96,6 +96,42 @@ impl Server {
         Ok(server)
     }
 
+    /// Starts `bin` as one node of several on the PostgreSQL database `database_url`, with
+    /// `args` besides, and waits until `/healthz` answers.
+    ///
+    /// # Errors
+    /// When the binary cannot be started, or the server does not answer in time.
+    pub async fn start_node(
+        bin: &Path,
+        database_url: &str,
+        args: &[&str],
+        http: &reqwest::Client,
+    ) -> anyhow::Result<Server> {
+        let dir = tempfile::Builder::new().prefix("fugitive-load-").tempdir()?;
+        let addr = free_port()?;
+        std::fs::write(dir.path().join("index.html"), "<!doctype html><title>load</title>\n")?;
+        let child = Command::new(bin)
+            .arg("--addr")
+            .arg(addr.to_string())
+            .arg("--database-url")
+            .arg(database_url)
+            .arg("--web-dir")
+            .arg(dir.path())
+            .args(["--max-messages-per-sec", "10000", "--max-rooms-per-minute", "1000000"])
+            .args(args)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .with_context(|| format!("cannot start the server {}", bin.display()))?;
+        let pid = child.id().context("the server exited at once")?;
+        let mut server = Server { child, pid, addr, _dir: dir };
+        server.wait_ready(http).await?;
+        Ok(server)
+    }
+
     async fn wait_ready(&mut self, http: &reqwest::Client) -> anyhow::Result<()> {
         let url = format!("http://{}/healthz", self.addr);
         for _ in 0..200 {

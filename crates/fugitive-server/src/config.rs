@@ -142,6 +142,12 @@ pub struct Config {
     /// measure the two against each other).
     #[arg(long, env = "FUGITIVE_SQLITE_WRITER", value_enum, default_value_t = SqliteWriter::Rusqlite)]
     pub sqlite_writer: SqliteWriter,
+    /// Several nodes on one PostgreSQL database: how long a node's lease on a room (its turn
+    /// clock, its computer opponent) lasts without renewal. A node that dies or freezes hands
+    /// its rooms to another within about this long (plus a third). Renewed every third of it.
+    #[arg(long, env = "FUGITIVE_LEASE_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(300..))]
+    pub lease_ms: u64,
 
     /// For tests and for operators reproducing a game, never for a public server: deal every
     /// game from this number instead of a fresh random seed (game n of every room gets the same

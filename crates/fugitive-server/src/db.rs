@@ -55,7 +55,51 @@ pub enum DbError {
     /// the other actions of its batch were.
     #[error("the room expired before its action was stored")]
     Expired,
+    /// Another node wrote first under the same unique key (the same action number of the
+    /// game, the same chat number): nothing of this was written; read the room back.
+    #[error("another node wrote first")]
+    Conflict,
 }
+
+impl DbError {
+    /// A unique-key violation becomes [`DbError::Conflict`]; anything else stays.
+    pub fn conflict_or(self) -> DbError {
+        match &self {
+            DbError::Sqlx(sqlx::Error::Database(error)) if error.is_unique_violation() => DbError::Conflict,
+            _ => self,
+        }
+    }
+}
+
+/// How a rematch offer was stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rematched {
+    /// The offer stands; the other seat has not offered.
+    Offered,
+    /// Both seats have offered: the next game is dealt, by this write (`ours`) or by another
+    /// node's a moment before (then read it back).
+    Started {
+        /// Whether this write dealt it.
+        ours: bool,
+    },
+}
+
+/// What a node tells the others (PostgreSQL `NOTIFY` on [`CHANNEL`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum News {
+    /// A room's rows other than its log changed.
+    Room,
+    /// A node's presence in a room changed.
+    Presence,
+}
+
+/// The channel every node listens on. Each line of a payload is `a NODE MS ROOM GAME NUMBER`
+/// (an appended action), `r NODE MS ROOM` (other rows of the room) or `p NODE MS ROOM`
+/// (presence); `MS` is when it was sent (Unix ms), for the notify lag.
+pub const CHANNEL: &str = "fugitive";
+
+/// PostgreSQL's own clock in Unix ms: leases are timed by the database, not by each node's.
+const DB_NOW: &str = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT";
 
 /// What became of a claim of the guest seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +117,10 @@ pub enum SeatClaim {
 pub struct Db {
     pool: AnyPool,
     writer: Writer,
+    /// This process's id among the nodes sharing the database.
+    node: Uuid,
+    postgres: bool,
+    url: String,
 }
 
 /// Unix time in milliseconds.
@@ -240,8 +288,25 @@ impl Db {
                 Target::Connection(connection)
             }
         };
-        let writer = Writer::start(target, commit);
-        Ok(Db { pool, writer })
+        let node = Uuid::new_v4();
+        let postgres = !sqlite;
+        let writer = Writer::start(target, commit, postgres.then_some(node));
+        Ok(Db { pool, writer, node, postgres, url })
+    }
+
+    /// This node's id.
+    pub fn node(&self) -> Uuid {
+        self.node
+    }
+
+    /// Whether this is PostgreSQL (several nodes may share it).
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    /// The URL, for the listener's own connection.
+    pub(crate) fn url(&self) -> &str {
+        &self.url
     }
 
     /// Whether the database answers a query (`/readyz`).
@@ -483,18 +548,7 @@ impl Db {
         .bind(number)
         .fetch_all(&self.pool)
         .await?;
-        let actions = rows
-            .into_iter()
-            .map(|(role, action, seat, client_seq, at)| {
-                Ok(StoredAction {
-                    role: from_json(&format!("\"{role}\""))?,
-                    action: from_json(&action)?,
-                    seat: seat.map(seat_of).transpose()?,
-                    client_seq: client_seq.map(|s| s as u64),
-                    at,
-                })
-            })
-            .collect::<Result<_, DbError>>()?;
+        let actions = rows.into_iter().map(action_of).collect::<Result<_, DbError>>()?;
         Ok(Some(StoredGame {
             number: number as u64,
             setup: Setup { seed, rules: from_json(&rules)? },
@@ -601,6 +655,285 @@ impl Db {
         Ok(())
     }
 
+    /// Stores `seat`'s rematch offer after game `game` and, when both seats have offered,
+    /// deals game `game + 1` (`setup`, the Fugitive in `fugitive_seat`), in one transaction that
+    /// first locks the room's row: of two nodes storing the two offers at once, the second sees
+    /// the first's and deals; a game already dealt is not dealt twice.
+    ///
+    /// # Errors
+    /// On a database failure; then nothing was written.
+    pub async fn rematch(
+        &self,
+        room: Uuid,
+        seat: Seat,
+        game: u64,
+        setup: &Setup,
+        fugitive_seat: Seat,
+        at: i64,
+    ) -> Result<Rematched, DbError> {
+        let id = room.to_string();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2")
+            .bind(at)
+            .bind(&id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE seats SET rematch_game = $1 WHERE room_id = $2 AND seat = $3")
+            .bind(game as i64)
+            .bind(&id)
+            .bind(seat.index() as i64)
+            .execute(&mut *tx)
+            .await?;
+        let offers: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM seats WHERE room_id = $1 AND rematch_game = $2")
+                .bind(&id)
+                .bind(game as i64)
+                .fetch_one(&mut *tx)
+                .await?;
+        if offers < 2 {
+            tx.commit().await?;
+            return Ok(Rematched::Offered);
+        }
+        let dealt = sqlx::query(
+            "INSERT INTO games (room_id, game, seed, rules, fugitive_seat, started_at, finished_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, NULL) ON CONFLICT (room_id, game) DO NOTHING",
+        )
+        .bind(&id)
+        .bind(game as i64 + 1)
+        .bind(String::from(setup.seed))
+        .bind(to_json(&setup.rules))
+        .bind(fugitive_seat.index() as i64)
+        .bind(at)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(Rematched::Started { ours: dealt == 1 })
+    }
+
+    /// The actions of game `game` of a room numbered `from` or later, in order: what other
+    /// nodes appended after this copy's last one.
+    ///
+    /// # Errors
+    /// On a database failure or corrupt data.
+    pub async fn load_actions(
+        &self,
+        room: Uuid,
+        game: u64,
+        from: usize,
+    ) -> Result<Vec<StoredAction>, DbError> {
+        let rows: Vec<ActionRow> = sqlx::query_as(
+            "SELECT role, action, seat, client_seq, at FROM actions \
+             WHERE room_id = $1 AND game = $2 AND number >= $3 ORDER BY number",
+        )
+        .bind(room.to_string())
+        .bind(game as i64)
+        .bind(from as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(action_of).collect()
+    }
+
+    /// Tells the other nodes (PostgreSQL; nothing on SQLite). A lost notice is not fatal: the
+    /// nodes also read a room back whenever a write conflicts.
+    pub async fn notify(&self, news: News, room: Uuid) {
+        if !self.postgres {
+            return;
+        }
+        let kind = match news {
+            News::Room => 'r',
+            News::Presence => 'p',
+        };
+        let payload = format!("{kind} {} {} {room}", self.node, now_ms());
+        if let Err(error) =
+            sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&self.pool).await
+        {
+            tracing::warn!(%room, %error, "could not notify the other nodes");
+        }
+    }
+
+    /// Stores this node's presence in a room and tells the other nodes.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn publish_presence(
+        &self,
+        room: Uuid,
+        presence: crate::room::machine::Presence,
+    ) -> Result<(), DbError> {
+        sqlx::query(
+            "INSERT INTO presence (room_id, node, host, guest, spectators) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (room_id, node) DO UPDATE SET host = EXCLUDED.host, guest = EXCLUDED.guest, \
+             spectators = EXCLUDED.spectators",
+        )
+        .bind(room.to_string())
+        .bind(self.node.to_string())
+        .bind(i64::from(presence.seats[0]))
+        .bind(i64::from(presence.seats[1]))
+        .bind(presence.spectators as i64)
+        .execute(&self.pool)
+        .await?;
+        self.notify(News::Presence, room).await;
+        Ok(())
+    }
+
+    /// The presence in a room of the other live nodes, summed.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn load_presence(&self, room: Uuid) -> Result<crate::room::machine::Presence, DbError> {
+        let rows: Vec<(i64, i64, i64)> = sqlx::query_as(&format!(
+            "SELECT p.host, p.guest, p.spectators FROM presence p JOIN nodes n ON n.node = p.node \
+             WHERE p.room_id = $1 AND p.node <> $2 AND n.alive_until > {DB_NOW}"
+        ))
+        .bind(room.to_string())
+        .bind(self.node.to_string())
+        .fetch_all(&self.pool)
+        .await?;
+        let mut presence = crate::room::machine::Presence::default();
+        for (host, guest, spectators) in rows {
+            presence.seats[0] |= host != 0;
+            presence.seats[1] |= guest != 0;
+            presence.spectators += spectators as u64;
+        }
+        Ok(presence)
+    }
+
+    /// This node is alive for `lease_ms` more (PostgreSQL's clock); renews every lease it
+    /// holds for as long, and returns their keys (a lease another node took is not among them).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn heartbeat(&self, lease_ms: i64) -> Result<Vec<String>, DbError> {
+        let node = self.node.to_string();
+        sqlx::query(&format!(
+            "INSERT INTO nodes (node, alive_until) VALUES ($1, {DB_NOW} + $2) \
+             ON CONFLICT (node) DO UPDATE SET alive_until = EXCLUDED.alive_until"
+        ))
+        .bind(&node)
+        .bind(lease_ms)
+        .execute(&self.pool)
+        .await?;
+        let held: Vec<String> = sqlx::query_scalar(&format!(
+            "UPDATE leases SET expires_at = {DB_NOW} + $1 WHERE node = $2 AND expires_at > {DB_NOW} RETURNING name"
+        ))
+        .bind(lease_ms)
+        .bind(&node)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(held)
+    }
+
+    /// Takes the lease `key` for `lease_ms` if nobody holds it (or its holder let it run out),
+    /// or renews it if this node holds it. Returns whether this node holds it now.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn acquire_lease(&self, key: &str, lease_ms: i64) -> Result<bool, DbError> {
+        let taken = sqlx::query(&format!(
+            "INSERT INTO leases (name, node, expires_at) VALUES ($1, $2, {DB_NOW} + $3) \
+             ON CONFLICT (name) DO UPDATE SET node = EXCLUDED.node, expires_at = EXCLUDED.expires_at \
+             WHERE leases.node = EXCLUDED.node OR leases.expires_at < {DB_NOW}"
+        ))
+        .bind(key)
+        .bind(self.node.to_string())
+        .bind(lease_ms)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(taken == 1)
+    }
+
+    /// Gives the lease `key` back, if this node holds it.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn release_lease(&self, key: &str) -> Result<(), DbError> {
+        sqlx::query("DELETE FROM leases WHERE name = $1 AND node = $2")
+            .bind(key)
+            .bind(self.node.to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Drops the room's lease if it ran out (nothing in the room needs an owner any more).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn drop_expired_lease(&self, room: Uuid) -> Result<(), DbError> {
+        sqlx::query(&format!("DELETE FROM leases WHERE name = $1 AND expires_at < {DB_NOW}"))
+            .bind(format!("room:{room}"))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The rooms whose lease ran out: their owner died, was cut off or froze. Some live node
+    /// loads each and takes its lease.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn orphaned_rooms(&self) -> Result<Vec<Uuid>, DbError> {
+        let keys: Vec<String> = sqlx::query_scalar(&format!(
+            "SELECT name FROM leases WHERE expires_at < {DB_NOW} AND name LIKE 'room:%'"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(keys
+            .iter()
+            .filter_map(|key| key.strip_prefix("room:"))
+            .filter_map(|id| Uuid::parse_str(id).ok())
+            .collect())
+    }
+
+    /// Forgets the nodes that stopped beating, with their presence, and tells the nodes of the
+    /// rooms they were in. Returns those rooms.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn reap_nodes(&self) -> Result<Vec<Uuid>, DbError> {
+        let mut tx = self.pool.begin().await?;
+        let dead: Vec<String> = sqlx::query_scalar(&format!(
+            "DELETE FROM nodes WHERE alive_until < {DB_NOW} - 1000 RETURNING node"
+        ))
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut rooms = Vec::new();
+        for node in dead {
+            let gone: Vec<String> =
+                sqlx::query_scalar("DELETE FROM presence WHERE node = $1 RETURNING room_id")
+                    .bind(&node)
+                    .fetch_all(&mut *tx)
+                    .await?;
+            rooms.extend(gone.iter().filter_map(|id| Uuid::parse_str(id).ok()));
+        }
+        tx.commit().await?;
+        for room in &rooms {
+            self.notify(News::Presence, *room).await;
+        }
+        Ok(rooms)
+    }
+
+    /// This node stops (a graceful shutdown): its presence goes at once, not a lease time
+    /// later, and the other nodes hear of it; its leases were given back by its rooms.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn leave_cluster(&self) -> Result<(), DbError> {
+        let node = self.node.to_string();
+        let rooms: Vec<String> = sqlx::query_scalar("DELETE FROM presence WHERE node = $1 RETURNING room_id")
+            .bind(&node)
+            .fetch_all(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM leases WHERE node = $1").bind(&node).execute(&self.pool).await?;
+        sqlx::query("DELETE FROM nodes WHERE node = $1").bind(&node).execute(&self.pool).await?;
+        for room in rooms.iter().filter_map(|id| Uuid::parse_str(id).ok()) {
+            self.notify(News::Presence, room).await;
+        }
+        Ok(())
+    }
+
     /// The rooms whose turn clock runs: a clock, an unfinished game, both seats claimed (R17).
     /// They are loaded at start-up so their clocks run out even if nobody returns; every
     /// other room loads when someone asks for it.
@@ -638,6 +971,16 @@ async fn sqlite_pragmas(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     conn.execute("PRAGMA journal_mode = WAL").await?;
     conn.execute("PRAGMA foreign_keys = ON").await?;
     Ok(())
+}
+
+fn action_of((role, action, seat, client_seq, at): ActionRow) -> Result<StoredAction, DbError> {
+    Ok(StoredAction {
+        role: from_json(&format!("\"{role}\""))?,
+        action: from_json(&action)?,
+        seat: seat.map(seat_of).transpose()?,
+        client_seq: client_seq.map(|s| s as u64),
+        at,
+    })
 }
 
 async fn insert_game(

@@ -16,7 +16,9 @@
 //! - `mailbox.rs`: a socket's outbound queue, where a snapshot replaces the states still unread.
 //! - `rooms.rs`: the registry of room actors: create, load from the database and rebuild by
 //!   replay, expire idle rooms.
-//! - `room.rs`: one actor per room, owning the `Game`, the seats and the sockets' queues.
+//! - `room.rs`: one actor per room: the thin async shell around `room/machine.rs`, the room as
+//!   a pure state machine (the `Game`, the seats, the clock, the computer's schedule).
+//! - `cluster.rs`: several nodes on one PostgreSQL database: notices, leases, presence.
 //! - `replay.rs`: a finished game step by step, for the replay page and its JSON export.
 //! - `table.rs`: around the table (issue 13): the players' names.
 //! - `computer.rs`: play against the computer (`fugitive-ai`): a bot in the guest seat, the
@@ -27,6 +29,7 @@
 //!
 //! The wire contract is `docs/protocol.md`.
 
+pub mod cluster;
 pub mod computer;
 pub mod config;
 pub mod db;
@@ -54,6 +57,7 @@ use tokio::sync::{Semaphore, watch};
 
 pub use config::Config;
 
+use crate::cluster::Cluster;
 use crate::config::Origins;
 use crate::db::{CommitOptions, Db, DbError};
 use crate::http::AppState;
@@ -110,7 +114,13 @@ pub async fn run(
         bot_pause: config.bot_pause,
         deal_seed: config.deal_seed,
     };
-    let rooms = Rooms::new(db.clone(), limits);
+    let cluster = if db.is_postgres() {
+        Cluster::shared(Duration::from_millis(config.lease_ms))
+    } else {
+        Cluster::single()
+    };
+    let rooms = Rooms::with_cluster(db.clone(), limits, cluster.clone());
+    let background = cluster.start(db.clone(), rooms.clone());
     let (stop_tx, stop) = watch::channel(false);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));
@@ -124,7 +134,12 @@ pub async fn run(
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);
-    let expiry = tokio::spawn(expire_rooms(rooms.clone(), config.room_idle_ttl, config.expiry_interval));
+    let expiry = tokio::spawn(expire_rooms(
+        rooms.clone(),
+        cluster.clone(),
+        config.room_idle_ttl,
+        config.expiry_interval,
+    ));
     tracing::info!(addr = %local, %database, "listening: open {} in a browser", open_url(local));
     // Listen first: the rooms whose turn clock runs load in the background, several at a time
     // (their clocks run again as each loads); every room loads on demand when asked for.
@@ -150,10 +165,18 @@ pub async fn run(
         tracing::warn!("some sockets did not close in time");
     }
     expiry.abort();
+    for task in background {
+        task.abort();
+    }
     // Stopped before the rooms, so it loads none after they are shut down.
     loading.abort();
     let _ = loading.await;
     rooms.shut_down().await;
+    if cluster.is_shared() {
+        if let Err(error) = db.leave_cluster().await {
+            tracing::warn!(%error, "could not leave the other nodes cleanly; they forget this one after its lease time");
+        }
+    }
     db.close().await;
     tracing::info!("stopped");
     Ok(())
@@ -205,11 +228,15 @@ fn cap_sockets(requested: usize) -> usize {
     requested
 }
 
-/// Deletes idle unfinished rooms every `interval`.
-async fn expire_rooms(rooms: Rooms, ttl: Duration, interval: Duration) {
+/// Deletes idle unfinished rooms every `interval` (with several nodes, the one holding the
+/// `expiry` lease).
+async fn expire_rooms(rooms: Rooms, cluster: Cluster, ttl: Duration, interval: Duration) {
     let mut tick = tokio::time::interval(interval);
     loop {
         tick.tick().await;
+        if !cluster.runs_expiry(rooms.db()).await {
+            continue;
+        }
         match rooms.expire(ttl).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(rooms = n, "expired idle rooms"),

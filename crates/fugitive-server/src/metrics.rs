@@ -15,6 +15,11 @@ const BATCHES: &str = "fugitive_commit_batches_total";
 const BATCH_SIZE: &str = "fugitive_commit_batch_size";
 const COMMIT: &str = "fugitive_commit_seconds";
 const OVERLOAD: &str = "fugitive_commit_overload_total";
+const NODE: &str = "fugitive_node_info";
+const LEASES: &str = "fugitive_leases_held";
+const LEASE_CHANGES: &str = "fugitive_lease_changes_total";
+const NOTIFY_LAG: &str = "fugitive_notify_lag_seconds";
+const RESYNCS: &str = "fugitive_listener_resyncs_total";
 
 /// Installs the process-wide recorder once (tests run several servers in one process) and
 /// returns the handle that renders it. Call it before anything is counted: `run` does so first,
@@ -28,6 +33,8 @@ pub fn install() -> PrometheusHandle {
                 .set_buckets_for_metric(Matcher::Full(LATENCY.into()), &buckets)
                 .expect("buckets are not empty")
                 .set_buckets_for_metric(Matcher::Full(COMMIT.into()), &buckets)
+                .expect("buckets are not empty")
+                .set_buckets_for_metric(Matcher::Full(NOTIFY_LAG.into()), &buckets)
                 .expect("buckets are not empty")
                 .set_buckets_for_metric(
                     Matcher::Full(BATCH_SIZE.into()),
@@ -51,6 +58,20 @@ pub fn install() -> PrometheusHandle {
             metrics::describe_histogram!(BATCH_SIZE, "Actions per group-commit transaction");
             metrics::describe_histogram!(COMMIT, "Time to write and commit one batch of actions");
             metrics::describe_counter!(OVERLOAD, "Actions refused because the commit queue was full");
+            metrics::describe_gauge!(
+                NODE,
+                "This node's id among the nodes sharing the database (PostgreSQL)"
+            );
+            metrics::describe_gauge!(LEASES, "Room leases this node holds (it runs their clocks and bots)");
+            metrics::describe_counter!(
+                LEASE_CHANGES,
+                "Room leases acquired, released, or lost to another node"
+            );
+            metrics::describe_histogram!(
+                NOTIFY_LAG,
+                "From another node's commit (or change) to this node hearing of it"
+            );
+            metrics::describe_counter!(RESYNCS, "Times the listener (re)connected and read its rooms back");
             // Every metric exists from start-up, before the first room or socket: a gauge that
             // appears only later reads as missing, not as 0. Of the error codes, `unavailable`
             // (the database failed) is the one to alert on; the others appear when they happen.
@@ -63,6 +84,12 @@ pub fn install() -> PrometheusHandle {
             metrics::counter!(OVERLOAD).absolute(0);
             let _ = metrics::histogram!(BATCH_SIZE);
             let _ = metrics::histogram!(COMMIT);
+            metrics::gauge!(LEASES).set(0.0);
+            for change in ["acquired", "released", "lost"] {
+                metrics::counter!(LEASE_CHANGES, "change" => change).absolute(0);
+            }
+            let _ = metrics::histogram!(NOTIFY_LAG);
+            metrics::counter!(RESYNCS).absolute(0);
             handle
         })
         .clone()
@@ -119,4 +146,29 @@ pub fn commit_batch(size: usize, elapsed: Duration) {
 /// An action refused because the commit queue was full.
 pub fn commit_overload() {
     metrics::counter!(OVERLOAD).increment(1);
+}
+
+/// This node's id (PostgreSQL: one of several nodes).
+pub fn node(node: uuid::Uuid) {
+    metrics::gauge!(NODE, "node" => node.to_string()).set(1.0);
+}
+
+/// How many room leases this node holds.
+pub fn leases_held(count: usize) {
+    metrics::gauge!(LEASES).set(count as f64);
+}
+
+/// A room lease was `acquired`, `released` or `lost`.
+pub fn lease_change(change: &'static str) {
+    metrics::counter!(LEASE_CHANGES, "change" => change).increment(1);
+}
+
+/// A notice from another node arrived this long after it was sent.
+pub fn notify_lag(elapsed: Duration) {
+    metrics::histogram!(NOTIFY_LAG).record(elapsed.as_secs_f64());
+}
+
+/// The listener (re)connected and its rooms are read back.
+pub fn resync() {
+    metrics::counter!(RESYNCS).increment(1);
 }

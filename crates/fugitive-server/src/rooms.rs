@@ -14,9 +14,10 @@ use thiserror::Error;
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
+use crate::cluster::Cluster;
 use crate::computer::Computer;
 use crate::db::{Db, DbError, NewRoom, now_ms};
-use crate::room::{Room, RoomHandle, RoomLimits};
+use crate::room::{Heard, Room, RoomHandle, RoomLimits};
 use crate::seat::{Seat, hash_secret, new_secret};
 
 /// Rooms loaded at once at start-up ([`Rooms::restore_clocks`]): enough to keep the
@@ -83,9 +84,13 @@ pub struct Rooms {
 struct Inner {
     db: Db,
     limits: RoomLimits,
+    cluster: Cluster,
     /// A std `Mutex` is enough: it guards only map lookups and inserts, and is never held
     /// across an `.await` (loading from the database happens outside it).
     map: Mutex<HashMap<Uuid, RoomHandle>>,
+    /// The rooms being loaded, and whether news of them came meanwhile (it would be lost:
+    /// their actor is not in `map` yet, and what they read may be older than the news).
+    loading: Mutex<HashMap<Uuid, bool>>,
     generation: AtomicU64,
     /// The actors, so shutdown can wait for each to finish its last write.
     tasks: Mutex<JoinSet<()>>,
@@ -95,6 +100,10 @@ impl Inner {
     fn map(&self) -> MutexGuard<'_, HashMap<Uuid, RoomHandle>> {
         // A panic while holding this lock leaves the map itself consistent.
         self.map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn loading(&self) -> MutexGuard<'_, HashMap<Uuid, bool>> {
+        self.loading.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Removes a room's handle if it is still this generation's.
@@ -107,13 +116,20 @@ impl Inner {
 }
 
 impl Rooms {
-    /// An empty registry over `db`.
+    /// An empty registry over `db`, the one node on it.
     pub fn new(db: Db, limits: RoomLimits) -> Rooms {
+        Rooms::with_cluster(db, limits, Cluster::single())
+    }
+
+    /// An empty registry over `db`, as a node of `cluster`.
+    pub fn with_cluster(db: Db, limits: RoomLimits, cluster: Cluster) -> Rooms {
         Rooms {
             inner: Arc::new(Inner {
                 db,
                 limits,
+                cluster,
                 map: Mutex::new(HashMap::new()),
+                loading: Mutex::new(HashMap::new()),
                 generation: AtomicU64::new(0),
                 tasks: Mutex::new(JoinSet::new()),
             }),
@@ -160,8 +176,21 @@ impl Rooms {
         if let Some(handle) = self.inner.map().get(&id) {
             return Ok(handle.clone());
         }
+        self.inner.loading().entry(id).or_insert(false);
+        let loaded = self.load(id).await;
+        let missed = self.inner.loading().remove(&id).unwrap_or(false);
+        let handle = loaded?;
+        if missed {
+            // News came while the room was read: read it again, now that it can hear.
+            handle.hear(Heard::Resync);
+        }
+        Ok(handle)
+    }
+
+    async fn load(&self, id: Uuid) -> Result<RoomHandle, RoomsError> {
         let stored = self.inner.db.load_room(id).await?.ok_or(RoomsError::NotFound)?;
-        let room = Room::rebuild(id, stored, self.inner.db.clone(), self.inner.limits)?;
+        let room =
+            Room::rebuild(id, stored, self.inner.db.clone(), self.inner.cluster.clone(), self.inner.limits)?;
         let mut map = self.inner.map();
         if let Some(handle) = map.get(&id) {
             // Another task loaded it meanwhile; ours is dropped before it ever ran.
@@ -179,6 +208,30 @@ impl Rooms {
         map.insert(id, handle.clone());
         tracing::info!(room = %id, "room loaded");
         Ok(handle)
+    }
+
+    /// Hands news of a room from another node to its actor, if the room is loaded here.
+    pub fn hear(&self, room: Uuid, heard: Heard) {
+        let handle = self.inner.map().get(&room).cloned();
+        match handle {
+            Some(handle) => handle.hear(heard),
+            None => {
+                if let Some(missed) = self.inner.loading().get_mut(&room) {
+                    *missed = true;
+                }
+            }
+        }
+    }
+
+    /// Hands the same news to every room loaded here.
+    pub fn hear_all(&self, heard: Heard) {
+        let handles: Vec<RoomHandle> = self.inner.map().values().cloned().collect();
+        for handle in handles {
+            handle.hear(heard);
+        }
+        for missed in self.inner.loading().values_mut() {
+            *missed = true;
+        }
     }
 
     /// Deletes the rooms idle for longer than `ttl` whose game is unfinished, closing their
@@ -199,6 +252,8 @@ impl Rooms {
             if let Some(handle) = handle {
                 handle.expire().await;
             }
+            // The other nodes read it back, find it gone, and close their sockets too.
+            self.inner.db.notify(crate::db::News::Room, id).await;
             tracing::info!(room = %id, "room expired");
         }
         Ok(expired)

@@ -21,6 +21,13 @@
 //! waits for its commit (a round trip and PostgreSQL's WAL flush), the next is gathered and
 //! written. Two batches in flight never hold actions of the same room (a room hands the writer
 //! its next action only once its last is committed), so they touch different rows.
+//!
+//! Several nodes may share one PostgreSQL database. An action whose (room, game, number) another
+//! node stored first is answered [`DbError::Conflict`] alone (the rest of its batch is stored):
+//! its room reads the log and decides again. The batch's rows are written in the order of
+//! their rooms, so two nodes' batches never wait for each other in a cycle. In the same
+//! transaction the writer `NOTIFY`s the other nodes of each stored action, so they hear of it
+//! exactly when it is committed.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -142,7 +149,7 @@ pub(crate) enum Target {
 struct Job {
     appends: Vec<Append>,
     fail: Fail,
-    done: oneshot::Sender<Result<Vec<bool>, DbError>>,
+    done: oneshot::Sender<Result<Vec<Written>, DbError>>,
 }
 
 /// The SQLite writer's thread and its connection.
@@ -173,7 +180,7 @@ impl SqliteThread {
     }
 
     /// Stores a batch on the thread.
-    async fn store(&self, appends: Vec<Append>, fail: Fail) -> Result<Vec<bool>, DbError> {
+    async fn store(&self, appends: Vec<Append>, fail: Fail) -> Result<Vec<Written>, DbError> {
         let (done, result) = oneshot::channel();
         if self.jobs.send(Job { appends, fail, done }).is_err() {
             return Err(sqlx::Error::PoolClosed.into());
@@ -188,6 +195,16 @@ impl SqliteThread {
     }
 }
 
+/// What became of one action of a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Written {
+    Stored,
+    /// Its room expired first.
+    Expired,
+    /// Another node stored an action under the same number first.
+    Conflict,
+}
+
 /// The handle rooms use: a cheap clone.
 #[derive(Clone, Debug)]
 pub(crate) struct Writer {
@@ -198,8 +215,9 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
-    /// Starts the writer on `target`.
-    pub(crate) fn start(target: Target, options: CommitOptions) -> Writer {
+    /// Starts the writer on `target`. On PostgreSQL, `node` is this node's id, in the notices
+    /// of what it stored.
+    pub(crate) fn start(target: Target, options: CommitOptions, node: Option<Uuid>) -> Writer {
         let (tx, rx) = mpsc::channel(options.max_queue.max(1));
         let counters = Arc::new(Counters::default());
         #[cfg(test)]
@@ -207,6 +225,7 @@ impl Writer {
         let run = Run {
             target,
             options,
+            node,
             counters: counters.clone(),
             #[cfg(test)]
             faults: faults.clone(),
@@ -264,6 +283,7 @@ impl Writer {
 struct Run {
     target: Target,
     options: CommitOptions,
+    node: Option<Uuid>,
     counters: Arc<Counters>,
     #[cfg(test)]
     faults: Arc<Faults>,
@@ -347,7 +367,7 @@ impl Run {
             match &mut self.target {
                 Target::Connection(connection) => {
                     let tx = connection.begin().await;
-                    commit(tx, &mut taken.batch, &self.counters, fail).await;
+                    commit(tx, &mut taken.batch, &self.counters, fail, self.node).await;
                 }
                 Target::Thread(thread) => {
                     let started = Instant::now();
@@ -355,11 +375,11 @@ impl Run {
                     answer(&mut taken.batch, result, &self.counters, started.elapsed());
                 }
                 Target::Pool(pool) => {
-                    let (pool, counters) = (pool.clone(), self.counters.clone());
+                    let (pool, counters, node) = (pool.clone(), self.counters.clone(), self.node);
                     let mut batch = std::mem::replace(&mut taken.batch, Vec::with_capacity(max_batch));
                     in_flight.spawn(async move {
                         let tx = pool.begin().await;
-                        commit(tx, &mut batch, &counters, fail).await;
+                        commit(tx, &mut batch, &counters, fail, node).await;
                     });
                 }
             }
@@ -401,26 +421,31 @@ async fn commit(
     batch: &mut Vec<Pending>,
     counters: &Counters,
     fail: Fail,
+    node: Option<Uuid>,
 ) {
     let appends: Vec<Append> = batch.iter().map(|p| p.append).collect();
     let started = Instant::now();
     let result = match tx {
-        Ok(tx) => store(tx, &appends, fail).await,
+        Ok(tx) => store(tx, &appends, fail, node).await,
         Err(error) => Err(error.into()),
     };
     answer(batch, result, counters, started.elapsed());
 }
 
-/// Answers every room of a batch with its result: for each action, whether it was written.
-fn answer(batch: &mut Vec<Pending>, result: Result<Vec<bool>, DbError>, counters: &Counters, took: Duration) {
+/// Answers every room of a batch with its result: for each action, what became of it.
+fn answer(batch: &mut Vec<Pending>, result: Result<Vec<Written>, DbError>, counters: &Counters, took: Duration) {
     metrics::commit_batch(batch.len(), took);
     match result {
         Ok(written) => {
-            let stored = written.iter().filter(|w| **w).count();
+            let stored = written.iter().filter(|w| **w == Written::Stored).count();
             counters.batches.fetch_add(1, Ordering::Relaxed);
             counters.actions.fetch_add(stored as u64, Ordering::Relaxed);
             for (pending, written) in batch.drain(..).zip(written) {
-                let _ = pending.reply.send(if written { Ok(()) } else { Err(DbError::Expired) });
+                let _ = pending.reply.send(match written {
+                    Written::Stored => Ok(()),
+                    Written::Expired => Err(DbError::Expired),
+                    Written::Conflict => Err(DbError::Conflict),
+                });
             }
         }
         Err(error) => {
@@ -443,11 +468,34 @@ struct Fail {
 }
 
 /// Writes the batch and commits; on any error the transaction rolls back (when dropped).
-/// Returns, for each action, whether it was written (not when its room had expired).
-async fn store(mut tx: Transaction<'_, Any>, batch: &[Append], fail: Fail) -> Result<Vec<bool>, DbError> {
-    let mut written = Vec::with_capacity(batch.len());
-    for append in batch {
-        written.push(write(&mut tx, append).await?);
+/// Returns, for each action, what became of it. With `node` (PostgreSQL), the other nodes are
+/// notified of each stored action in the same transaction.
+async fn store(
+    mut tx: Transaction<'_, Any>,
+    batch: &[Append],
+    fail: Fail,
+    node: Option<Uuid>,
+) -> Result<Vec<Written>, DbError> {
+    let mut written = vec![Written::Stored; batch.len()];
+    // In the order of the rooms: every node locks rooms' rows in the same order.
+    let mut order: Vec<usize> = (0..batch.len()).collect();
+    order.sort_by_key(|&i| (batch[i].room, batch[i].game, batch[i].number));
+    for &i in &order {
+        written[i] = write(&mut tx, &batch[i]).await?;
+    }
+    if let Some(node) = node {
+        let sent = super::now_ms();
+        let lines = order.iter().filter(|&&i| written[i] == Written::Stored).map(|&i| {
+            let append = &batch[i];
+            format!("a {node} {sent} {} {} {}", append.room, append.game, append.number)
+        });
+        for payload in payloads(lines) {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(super::CHANNEL)
+                .bind(payload)
+                .execute(&mut *tx)
+                .await?;
+        }
     }
     if fail.before_commit {
         return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));
@@ -459,11 +507,27 @@ async fn store(mut tx: Transaction<'_, Any>, batch: &[Append], fail: Fail) -> Re
     Ok(written)
 }
 
+/// Joins notice lines into payloads under PostgreSQL's 8,000-byte limit.
+fn payloads(lines: impl Iterator<Item = String>) -> Vec<String> {
+    let mut payloads: Vec<String> = Vec::new();
+    for line in lines {
+        match payloads.last_mut() {
+            Some(payload) if payload.len() + line.len() < 7_000 => {
+                payload.push('\n');
+                payload.push_str(&line);
+            }
+            _ => payloads.push(line),
+        }
+    }
+    payloads
+}
+
 /// One action's rows: the room's row first (as expiry does, so the two never deadlock), the
-/// action, and the game's end if it ended the game. `false`, with nothing written, when the
+/// action, and the game's end if it ended the game. `Expired`, with nothing written, when the
 /// room expired first: its game is gone, and its action's row would fail the whole batch.
-/// When this comes first, expiry's own check sees the room touched and keeps it.
-async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<bool, DbError> {
+/// When this comes first, expiry's own check sees the room touched and keeps it. `Conflict`,
+/// with nothing written, when another node stored an action under this number first.
+async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<Written, DbError> {
     let id = append.room.to_string();
     let record = &append.record;
     let touched = sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2 AND expired_at IS NULL")
@@ -473,11 +537,11 @@ async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<bool, D
         .await?
         .rows_affected();
     if touched == 0 {
-        return Ok(false);
+        return Ok(Written::Expired);
     }
-    sqlx::query(
+    let inserted = sqlx::query(
         "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (room_id, game, number) DO NOTHING",
     )
     .bind(&id)
     .bind(append.game as i64)
@@ -488,7 +552,11 @@ async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<bool, D
     .bind(record.client_seq.map(|s| s as i64))
     .bind(record.at)
     .execute(&mut **tx)
-    .await?;
+    .await?
+    .rows_affected();
+    if inserted == 0 {
+        return Ok(Written::Conflict);
+    }
     if append.finished {
         sqlx::query("UPDATE games SET finished_at = $1 WHERE room_id = $2 AND game = $3")
             .bind(record.at)
@@ -497,7 +565,7 @@ async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<bool, D
             .execute(&mut **tx)
             .await?;
     }
-    Ok(true)
+    Ok(Written::Stored)
 }
 
 /// [`store`] and [`write`] on the SQLite thread's connection: the same rows, the same
@@ -507,7 +575,7 @@ fn store_sqlite(
     connection: &mut rusqlite::Connection,
     batch: &[Append],
     fail: Fail,
-) -> Result<Vec<bool>, DbError> {
+) -> Result<Vec<Written>, DbError> {
     let tx = connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut written = Vec::with_capacity(batch.len());
     {
@@ -515,7 +583,7 @@ fn store_sqlite(
             tx.prepare_cached("UPDATE rooms SET touched_at = ?1 WHERE id = ?2 AND expired_at IS NULL")?;
         let mut insert = tx.prepare_cached(
             "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (room_id, game, number) DO NOTHING",
         )?;
         let mut finish =
             tx.prepare_cached("UPDATE games SET finished_at = ?1 WHERE room_id = ?2 AND game = ?3")?;
@@ -523,10 +591,10 @@ fn store_sqlite(
             let id = append.room.to_string();
             let record = &append.record;
             if touch.execute(rusqlite::params![record.at, id])? == 0 {
-                written.push(false);
+                written.push(Written::Expired);
                 continue;
             }
-            insert.execute(rusqlite::params![
+            let inserted = insert.execute(rusqlite::params![
                 id,
                 append.game as i64,
                 append.number as i64,
@@ -536,10 +604,14 @@ fn store_sqlite(
                 record.client_seq.map(|s| s as i64),
                 record.at,
             ])?;
+            if inserted == 0 {
+                written.push(Written::Conflict);
+                continue;
+            }
             if append.finished {
                 finish.execute(rusqlite::params![record.at, id, append.game as i64])?;
             }
-            written.push(true);
+            written.push(Written::Stored);
         }
     }
     if fail.before_commit {
@@ -703,39 +775,46 @@ mod tests {
         rooms.shut_down().await;
     }
 
-    async fn one_bad_row_fails_the_whole_batch(sqlite_writer: SqliteWriter) {
+    async fn an_action_another_node_stored_first_conflicts_alone(sqlite_writer: SqliteWriter) {
         let (rooms, _dir) = rooms(CommitOptions { sqlite_writer, ..CommitOptions::default() }).await;
         let db = rooms.db().clone();
-        let [good, bad] = [table(&rooms).await, table(&rooms).await];
-        let append = |room: Uuid| Append {
+        let [good, raced] = [table(&rooms).await, table(&rooms).await];
+        let append = |room: Uuid, at: i64| Append {
             room,
             game: 1,
             number: 0,
             record: StoredAction {
                 role: Role::Fugitive,
-                action: Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY },
+                action: Action::Place { hideout: Card::new(at as u8).unwrap(), sprints: Cards::EMPTY },
                 seat: None,
                 client_seq: None,
-                at: 1,
+                at,
             },
             finished: false,
         };
-        db.writer.append(append(bad.id)).await.unwrap();
+        // "Another node" stores the raced room's action 0 first.
+        db.writer.append(append(raced.id, 1)).await.unwrap();
         let gate = db.faults().gate.write().await;
         let mut appends = tokio::task::JoinSet::new();
-        for room in [good.id, bad.id] {
+        for room in [good.id, raced.id] {
             let writer = db.writer.clone();
-            // The bad room's action 0 is stored already: its row breaks the primary key.
-            appends.spawn(async move { writer.append(append(room)).await });
+            appends.spawn(async move { (room, writer.append(append(room, 2)).await) });
         }
         until_queued(&db, 1).await;
         drop(gate);
         while let Some(result) = appends.join_next().await {
-            assert!(matches!(result.unwrap(), Err(DbError::Batch(_))));
+            let (room, result) = result.unwrap();
+            if room == good.id {
+                assert!(result.is_ok(), "{result:?}");
+            } else {
+                assert!(matches!(result, Err(DbError::Conflict)), "{result:?}");
+            }
         }
-        assert_eq!(stored_actions(&db, good.id).await, 0, "the good room's row went with the batch");
-        assert_eq!(stored_actions(&db, bad.id).await, 1);
-        drop([good, bad]);
+        assert_eq!(stored_actions(&db, good.id).await, 1, "the other room's action is stored");
+        let stored = db.load_room(raced.id).await.unwrap().unwrap();
+        assert_eq!(stored.game.actions.len(), 1);
+        assert_eq!(stored.game.actions[0].at, 1, "the first writer's action stays");
+        drop([good, raced]);
         rooms.shut_down().await;
     }
 
@@ -849,13 +928,13 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn rusqlite_one_bad_row_fails_the_whole_batch() {
-        one_bad_row_fails_the_whole_batch(SqliteWriter::Rusqlite).await;
+    async fn rusqlite_an_action_another_node_stored_first_conflicts_alone() {
+        an_action_another_node_stored_first_conflicts_alone(SqliteWriter::Rusqlite).await;
     }
 
     #[tokio::test]
-    async fn sqlx_one_bad_row_fails_the_whole_batch() {
-        one_bad_row_fails_the_whole_batch(SqliteWriter::Sqlx).await;
+    async fn sqlx_an_action_another_node_stored_first_conflicts_alone() {
+        an_action_another_node_stored_first_conflicts_alone(SqliteWriter::Sqlx).await;
     }
 
     #[tokio::test]

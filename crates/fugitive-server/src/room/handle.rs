@@ -47,7 +47,7 @@ pub enum ClaimError {
 }
 
 /// A claimed seat: its role in the current game and its new token.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Claimed {
     /// The role the seat plays now.
     pub role: Role,
@@ -85,7 +85,23 @@ pub enum SeatRequest {
     Rematch,
 }
 
+/// News of the room from another node, or from the listener.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// An action was appended to game `game` under `number`.
+    Action { game: u64, number: u64 },
+    /// Another row of the room changed (a claim, a rematch offer, a new game, a name, chat).
+    Room,
+    /// Another node's presence in the room changed.
+    Presence,
+    /// The listener lost its connection (news may be lost): read the room back.
+    Resync,
+    /// The room's lease ran out on another node: take it if something must happen here.
+    Lease,
+}
+
 pub(super) enum Command {
+    Heard(Heard),
     Join {
         token: Option<String>,
         name: Option<Option<String>>,
@@ -199,6 +215,17 @@ impl RoomHandle {
     /// [`Gone`] when the actor has stopped.
     pub async fn summary(&self) -> Result<Summary, Gone> {
         self.call(|reply| Command::Summary { reply }).await
+    }
+
+    /// Tells the room what another node did; never waits (the listener must keep up): a room
+    /// whose queue is full reads itself back instead.
+    pub fn hear(&self, heard: Heard) {
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.tx.try_send(Command::Heard(heard)) {
+            let tx = self.tx.clone();
+            tokio::spawn(async move {
+                let _ = tx.send(Command::Heard(Heard::Resync)).await;
+            });
+        }
     }
 
     /// Closes every socket with 4004 and stops the actor: the room was deleted.
