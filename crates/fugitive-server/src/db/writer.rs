@@ -433,7 +433,12 @@ async fn commit(
 }
 
 /// Answers every room of a batch with its result: for each action, what became of it.
-fn answer(batch: &mut Vec<Pending>, result: Result<Vec<Written>, DbError>, counters: &Counters, took: Duration) {
+fn answer(
+    batch: &mut Vec<Pending>,
+    result: Result<Vec<Written>, DbError>,
+    counters: &Counters,
+    took: Duration,
+) {
     metrics::commit_batch(batch.len(), took);
     match result {
         Ok(written) => {
