@@ -9,26 +9,16 @@
 //!    action's row), first one transaction per action, then `--bare-batch` actions per
 //!    transaction.
 
-use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
-use sqlx::{Connection, SqliteConnection};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::client::{self, Player};
 use crate::server::{Caps, Server};
 use crate::{Args, join_all, play};
-
-/// The server's migrations: the bare baseline writes into the same tables.
-const MIGRATIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../migrations");
-
-/// Rooms the bare baseline spreads its actions over.
-const BARE_ROOMS: usize = 64;
 
 /// Actions stored in a time.
 #[derive(Clone, Copy, Debug)]
@@ -120,63 +110,11 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<CommitFi
 }
 
 /// Writes `count` actions' rows, `batch` per transaction, into a fresh database with the
-/// server's schema; the time counts the writes and commits only.
+/// server's schema (`bare.rs`); the time counts the writes and commits only.
 async fn bare(count: usize, batch: usize) -> anyhow::Result<Throughput> {
     let dir = tempfile::Builder::new().prefix("fugitive-load-bare-").tempdir()?;
-    let options = SqliteConnectOptions::new()
-        .filename(dir.path().join("bare.db"))
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Full)
-        .foreign_keys(true);
-    let mut conn = SqliteConnection::connect_with(&options).await?;
-    let migrator = sqlx::migrate::Migrator::new(Path::new(MIGRATIONS)).await.context("the migrations")?;
-    migrator.run(&mut conn).await?;
-    for room in 0..BARE_ROOMS {
-        let id = format!("room-{room}");
-        sqlx::query(
-            "INSERT INTO rooms (id, rules, created_at, touched_at, computer) VALUES ($1, '{}', 0, 0, '{}')",
-        )
-        .bind(&id)
-        .execute(&mut conn)
-        .await?;
-        sqlx::query(
-            "INSERT INTO games (room_id, game, seed, rules, fugitive_seat, started_at) \
-             VALUES ($1, 1, '00', '{}', 0, 0)",
-        )
-        .bind(&id)
-        .execute(&mut conn)
-        .await?;
-    }
-    let started = Instant::now();
-    let mut written = 0;
-    while written < count {
-        let mut tx = conn.begin().await?;
-        for i in written..(written + batch).min(count) {
-            let room = format!("room-{}", i % BARE_ROOMS);
-            let at = i as i64;
-            sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2 AND expired_at IS NULL")
-                .bind(at)
-                .bind(&room)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query(
-                "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
-                 VALUES ($1, 1, $2, 'marshal', '{\"type\":\"guess\",\"numbers\":[17]}', 1, $3, $4)",
-            )
-            .bind(&room)
-            .bind((i / BARE_ROOMS) as i64)
-            .bind(at)
-            .bind(at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        written = (written + batch).min(count);
-    }
-    let elapsed = started.elapsed();
-    conn.close().await?;
-    Ok(Throughput { actions: count as u64, elapsed })
+    let bare = crate::bare::commit(&crate::bare::sqlite_url(dir.path()), count, batch, Duration::MAX).await?;
+    Ok(bare.throughput)
 }
 
 /// The section of BENCHMARKS.md.

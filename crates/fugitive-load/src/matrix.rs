@@ -79,6 +79,21 @@ pub struct Block {
 }
 
 impl Block {
+    /// A block of `kind` at `pace` before anything was measured.
+    fn empty(kind: Kind, pace: Pace) -> Block {
+        Block {
+            kind,
+            pace,
+            count: 0,
+            elapsed: Duration::ZERO,
+            latency: histogram(),
+            cpu: Duration::ZERO,
+            rss_kib: 0,
+            failed: 0,
+            batches: 0,
+        }
+    }
+
     fn per_sec(&self) -> f64 {
         self.count as f64 / self.elapsed.as_secs_f64()
     }
@@ -360,17 +375,7 @@ async fn game_block(
         });
     }
     let mut kept = Vec::new();
-    let mut block = Block {
-        kind,
-        pace,
-        count: 0,
-        elapsed: Duration::ZERO,
-        latency: histogram(),
-        cpu: Duration::ZERO,
-        rss_kib: 0,
-        failed: 0,
-        batches: 0,
-    };
+    let mut block = Block::empty(kind, pace);
     while let Some(joined) = tasks.join_next().await {
         let (game, latency, count) = joined.context("a game task panicked")?;
         block.latency.add(&latency).expect("same bounds");
@@ -427,17 +432,7 @@ async fn echo_block(
         });
     }
     let mut kept = Vec::new();
-    let mut block = Block {
-        kind: Kind::Echo,
-        pace,
-        count: 0,
-        elapsed: Duration::ZERO,
-        latency: histogram(),
-        cpu: Duration::ZERO,
-        rss_kib: 0,
-        failed: 0,
-        batches: 0,
-    };
+    let mut block = Block::empty(Kind::Echo, pace);
     while let Some(joined) = tasks.join_next().await {
         let Ok((echo, latency, count)) = joined else {
             block.failed += 1;

@@ -107,29 +107,9 @@ impl Server {
         args: &[&str],
         http: &reqwest::Client,
     ) -> anyhow::Result<Server> {
-        let dir = tempfile::Builder::new().prefix("fugitive-load-").tempdir()?;
-        let addr = free_port()?;
-        std::fs::write(dir.path().join("index.html"), "<!doctype html><title>load</title>\n")?;
-        let child = Command::new(bin)
-            .arg("--addr")
-            .arg(addr.to_string())
-            .arg("--database-url")
-            .arg(database_url)
-            .arg("--web-dir")
-            .arg(dir.path())
-            .args(["--max-messages-per-sec", "10000", "--max-rooms-per-minute", "1000000"])
-            .args(args)
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .with_context(|| format!("cannot start the server {}", bin.display()))?;
-        let pid = child.id().context("the server exited at once")?;
-        let mut server = Server { child, pid, addr, _dir: dir };
-        server.wait_ready(http).await?;
-        Ok(server)
+        // A handful of players per node.
+        let caps = Caps { sockets: 256, sockets_per_room: 64 };
+        Server::start_on(bin, caps, http, Some(database_url), args).await
     }
 
     async fn wait_ready(&mut self, http: &reqwest::Client) -> anyhow::Result<()> {

@@ -108,10 +108,9 @@ mod tests {
     use tokio::sync::oneshot;
 
     use super::*;
-    use crate::db::Db;
     use crate::mailbox::Mailbox;
     use crate::protocol::Protocol;
-    use crate::room::{RoomLimits, SeatRequest};
+    use crate::room::SeatRequest;
     use crate::rooms::Rooms;
 
     /// Every frame queued so far, as JSON.
@@ -121,15 +120,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_notepad_is_solved_once_per_version_whoever_watches() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("notepad.db").display())).await.unwrap();
-        let limits = RoomLimits {
-            max_sockets: 4,
-            unload_after: Duration::from_secs(60),
-            bot_pause: Duration::ZERO,
-            deal_seed: None,
-        };
-        let rooms = Rooms::new(db, limits);
+        let (rooms, _dir) = Rooms::scratch(Duration::from_secs(60), Default::default()).await;
         let computer = Computer { bot: None, notepad_assist: true };
         let created = rooms.create(Role::Fugitive, RuleOptions::default(), None, computer).await.unwrap();
         let before = SOLVED.load(Ordering::SeqCst);

@@ -27,7 +27,7 @@ use fugitive_core::{Event, LegalActions, TrailCard, View, Viewer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::protocol::{Notepad, Protocol, RoomStatus, ServerMessage, encode, encode_as};
+use crate::protocol::{Full, Notepad, Protocol, RoomStatus, ServerMessage, encode, encode_as};
 
 /// One viewer's state after a change: what its snapshot shows.
 #[derive(Debug)]
@@ -47,29 +47,23 @@ pub struct Current {
 impl Current {
     /// Protocol 1's `state` frame.
     pub fn state(&self, room: &RoomStatus) -> Utf8Bytes {
-        encode(&ServerMessage::State {
+        encode(&ServerMessage::State(self.full(room)))
+    }
+
+    /// Protocol 2's `snapshot` frame: the same fields as `state`.
+    pub fn snapshot(&self, room: &RoomStatus) -> Utf8Bytes {
+        encode_as(Protocol::V2, &ServerMessage::Snapshot(self.full(room)))
+    }
+
+    fn full<'a>(&'a self, room: &'a RoomStatus) -> Full<'a> {
+        Full {
             version: self.version,
             game: self.game,
             view: &self.view,
             legal: self.legal.as_ref(),
             room,
             notepad: self.notepad.as_ref(),
-        })
-    }
-
-    /// Protocol 2's `snapshot` frame: the same fields as `state`.
-    pub fn snapshot(&self, room: &RoomStatus) -> Utf8Bytes {
-        encode_as(
-            Protocol::V2,
-            &ServerMessage::Snapshot {
-                version: self.version,
-                game: self.game,
-                view: &self.view,
-                legal: self.legal.as_ref(),
-                room,
-                notepad: self.notepad.as_ref(),
-            },
-        )
+        }
     }
 
     /// What the viewer holds once it has this state, for the next delta.

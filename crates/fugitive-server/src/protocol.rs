@@ -337,6 +337,24 @@ pub struct NotepadCandidate {
     pub trails: u128,
 }
 
+/// The receiver's whole view: protocol 1's `state`, protocol 2's `snapshot`.
+#[derive(Debug, Serialize)]
+pub struct Full<'a> {
+    /// Counts accepted actions and new games in the room; never goes down.
+    pub version: u64,
+    /// The game's number in the room, from 1.
+    pub game: u64,
+    /// The receiver's view (R19–R21).
+    pub view: &'a View,
+    /// The receiving player's legal actions; `null` for spectators.
+    pub legal: Option<&'a LegalActions>,
+    /// Seats, presence, clock, rematch offers.
+    pub room: &'a RoomStatus,
+    /// The Marshal's notepad, solved (room option `notepad_assist`): her state only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notepad: Option<&'a Notepad>,
+}
+
 /// A server message.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -351,37 +369,9 @@ pub enum ServerMessage<'a> {
         last_seq: u64,
     },
     /// A full snapshot of the receiver's view.
-    State {
-        /// Counts accepted actions and new games in the room; never goes down.
-        version: u64,
-        /// The game's number in the room, from 1.
-        game: u64,
-        /// The receiver's view (R19–R21).
-        view: &'a View,
-        /// The receiving player's legal actions; `null` for spectators.
-        legal: Option<&'a LegalActions>,
-        /// Seats, presence, clock, rematch offers.
-        room: &'a RoomStatus,
-        /// The Marshal's notepad, solved (room option `notepad_assist`): her state only.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        notepad: Option<&'a Notepad>,
-    },
+    State(Full<'a>),
     /// Protocol 2: a full snapshot of the receiver's view, the fields of protocol 1's `state`.
-    Snapshot {
-        /// As in `state`.
-        version: u64,
-        /// As in `state`.
-        game: u64,
-        /// As in `state`.
-        view: &'a View,
-        /// As in `state`.
-        legal: Option<&'a LegalActions>,
-        /// As in `state`.
-        room: &'a RoomStatus,
-        /// As in `state`.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        notepad: Option<&'a Notepad>,
-    },
+    Snapshot(Full<'a>),
     /// Protocol 2: what changed in the receiver's view since `base` (`frames.rs`).
     Delta(&'a crate::frames::Delta<'a>),
     /// The answer to one client message.

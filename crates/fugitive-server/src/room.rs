@@ -534,15 +534,8 @@ mod tests {
 
     #[tokio::test]
     async fn an_ambiguous_commit_is_read_back_before_the_next_request() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("room.db").display())).await.unwrap();
-        let limits = RoomLimits {
-            max_sockets: 4,
-            unload_after: Duration::from_secs(60),
-            bot_pause: Duration::ZERO,
-            deal_seed: None,
-        };
-        let rooms = Rooms::new(db.clone(), limits);
+        let (rooms, _dir) = Rooms::scratch(Duration::from_secs(60), Default::default()).await;
+        let db = rooms.db().clone();
         let created =
             rooms.create(Role::Fugitive, RuleOptions::default(), None, Computer::default()).await.unwrap();
         let room = rooms.get(created.room).await.unwrap();

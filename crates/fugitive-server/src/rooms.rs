@@ -136,6 +136,20 @@ impl Rooms {
         }
     }
 
+    /// The unit tests' registry: a new SQLite file in a temporary directory (gone with the
+    /// returned guard), 4 sockets per room, no pause before a computer's move.
+    #[cfg(test)]
+    pub(crate) async fn scratch(
+        unload_after: Duration,
+        commit: crate::db::CommitOptions,
+    ) -> (Rooms, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("rooms.db").display());
+        let db = Db::connect_with(&url, commit).await.unwrap();
+        let limits = RoomLimits { max_sockets: 4, unload_after, bot_pause: Duration::ZERO, deal_seed: None };
+        (Rooms::new(db, limits), dir)
+    }
+
     /// The database.
     pub fn db(&self) -> &Db {
         &self.inner.db
@@ -301,10 +315,7 @@ mod tests {
     use super::*;
 
     async fn registry(unload_after: Duration) -> (Rooms, tempfile::TempDir) {
-        let dir = tempfile::tempdir().unwrap();
-        let db = Db::connect(&format!("sqlite://{}", dir.path().join("rooms.db").display())).await.unwrap();
-        let limits = RoomLimits { max_sockets: 4, unload_after, bot_pause: Duration::ZERO, deal_seed: None };
-        (Rooms::new(db, limits), dir)
+        Rooms::scratch(unload_after, crate::db::CommitOptions::default()).await
     }
 
     #[tokio::test]

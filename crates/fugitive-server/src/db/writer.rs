@@ -641,20 +641,11 @@ mod tests {
     use crate::db::Db;
     use crate::protocol::{Reply, code};
 
-    use crate::room::{Kick, RoomHandle, RoomLimits, SeatRequest};
+    use crate::room::{Kick, RoomHandle, SeatRequest};
     use crate::rooms::Rooms;
 
     async fn rooms(commit: CommitOptions) -> (Rooms, tempfile::TempDir) {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("commit.db").display());
-        let db = Db::connect_with(&url, commit).await.unwrap();
-        let limits = RoomLimits {
-            max_sockets: 4,
-            unload_after: Duration::from_secs(60),
-            bot_pause: Duration::ZERO,
-            deal_seed: None,
-        };
-        (Rooms::new(db, limits), dir)
+        Rooms::scratch(Duration::from_secs(60), commit).await
     }
 
     /// A room with its Fugitive's socket joined.
