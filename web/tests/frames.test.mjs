@@ -59,6 +59,30 @@ test('a delta adds history and trail, replaces what changed, and keeps the state
   assert.deepEqual(next.view.history[0], { type: 'passed' });
 });
 
+test("a delta's placements without `from` take every other card of the Fugitive's hand but 42", () => {
+  const hands = { fugitive: { size: 4, cards: [4, 9, 12, 42] }, marshal: { size: 2, cards: null } };
+  const held = { version: 1, game: 1, view: { hands, trail: [], history: [] }, legal: null, room: {} };
+  const legal = {
+    draws: [],
+    placements: [
+      { hideout: 9, sprints: { kind: 'at_least', value: 0 } },
+      { hideout: 12, sprints: { kind: 'at_least', value: 2, from: [] } },
+      { hideout: 42, sprints: { kind: 'at_least', value: 5 } },
+    ],
+    pass: false,
+    end_turn: false,
+    guess: null,
+    resign: true,
+    time_out: true,
+  };
+  const next = applyDelta(held, { version: 2, base: 1, game: 1, legal });
+  assert.deepEqual(
+    next.legal.placements.map((p) => p.sprints.from),
+    [[4, 12], [], [4, 9, 12]],
+  );
+  assert.ok(!('from' in legal.placements[0].sprints), 'the delta is not changed');
+});
+
 test('the page speaks protocol 2 and mends a lost delta with a resync', async () => {
   const alice = await newPlayer(browser);
   const frames = [];

@@ -16,14 +16,17 @@
 //!   `[position, card]`;
 //! - `view`: every other field of the view that changed (`phase`, `hands`, `decks`, `outcome`,
 //!   `seed`, `events`…), whole;
-//! - `legal`, `notepad`: whole, when changed;
+//! - `legal`: whole, when changed, but a placement's `from` is left out when it is every other
+//!   card of the Fugitive's hand but 42 (the usual case, which the client fills in): else his
+//!   placements would grow with the square of his hand;
+//! - `notepad`: whole, when changed;
 //! - `room`: the fields of the room status that changed, whole.
 //!
 //! Nothing here depends on the game's length but the history, and only the new entries of it
 //! are sent.
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{Event, LegalActions, TrailCard, View, Viewer};
+use fugitive_core::{Card, Event, LegalActions, Role, SprintOptions, TrailCard, View, Viewer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -173,9 +176,9 @@ pub struct Delta<'a> {
     /// The other view fields that changed, whole.
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub view: Map<String, Value>,
-    /// The legal actions, when they changed.
+    /// The legal actions, when they changed, placements' usual `from` left out ([`wire_legal`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub legal: Option<&'a Value>,
+    pub legal: Option<Value>,
     /// The room status fields that changed.
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub room: Map<String, Value>,
@@ -223,7 +226,7 @@ pub fn delta(sent: &Sent, now: &Current, room: &Map<String, Value>) -> (Change, 
         revealed,
         trail,
         view: changed(&sent.view, &next.view),
-        legal: (sent.legal != next.legal).then_some(&next.legal),
+        legal: (sent.legal != next.legal).then(|| wire_legal(now)),
         room: changed(&sent.room, room),
         notepad: (sent.notepad != next.notepad).then_some(&next.notepad),
     };
@@ -240,6 +243,24 @@ pub fn delta(sent: &Sent, now: &Current, room: &Map<String, Value>) -> (Change, 
     }
     let frame = encode_as(Protocol::V2, &ServerMessage::Delta(&delta));
     (Change::Delta(frame), next)
+}
+
+/// A delta's `legal`: the viewer's legal actions, with the `from` of each placement left out
+/// when it is the rest of the Fugitive's hand, 42 excepted — what a client fills back in.
+fn wire_legal(now: &Current) -> Value {
+    let mut value = to_value(&now.legal);
+    let (Some(legal), Some(hand)) = (&now.legal, now.view.hands[Role::Fugitive].cards) else {
+        return value;
+    };
+    for (placement, wire) in
+        legal.placements.iter().zip(value["placements"].as_array_mut().into_iter().flatten())
+    {
+        let usual = hand.without(placement.hideout).without(Card::ESCAPE);
+        if matches!(placement.sprints, SprintOptions::AtLeast { from, .. } if from == usual) {
+            wire["sprints"].as_object_mut().expect("at_least is an object").remove("from");
+        }
+    }
+    value
 }
 
 /// The fields of `now` that differ from `before`, whole; a field gone is `null`.

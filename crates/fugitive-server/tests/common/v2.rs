@@ -58,7 +58,7 @@ pub fn apply(held: &mut Value, delta: &Value) -> Result<(), Gap> {
         }
     }
     if let Some(legal) = delta.get("legal") {
-        held["legal"] = legal.clone();
+        held["legal"] = with_sprint_sources(legal, &held["view"]["hands"]["fugitive"]["cards"]);
     }
     if let Some(fields) = delta.get("room") {
         for (key, value) in fields.as_object().unwrap() {
@@ -69,6 +69,21 @@ pub fn apply(held: &mut Value, delta: &Value) -> Result<(), Gap> {
         set_or_remove(held.as_object_mut().unwrap(), "notepad", notepad);
     }
     Ok(())
+}
+
+/// A delta's `legal` with each placement's `from` filled in where it was left out: every card
+/// of the Fugitive's hand but that placement's hideout and 42.
+fn with_sprint_sources(legal: &Value, hand: &Value) -> Value {
+    let mut legal = legal.clone();
+    for placement in legal.get_mut("placements").and_then(Value::as_array_mut).into_iter().flatten() {
+        let hideout = placement["hideout"].clone();
+        let sprints = placement["sprints"].as_object_mut().unwrap();
+        if sprints["kind"] == "at_least" && !sprints.contains_key("from") {
+            let rest = hand.as_array().unwrap().iter().filter(|&c| *c != hideout && *c != 42);
+            sprints.insert("from".into(), Value::Array(rest.cloned().collect()));
+        }
+    }
+    legal
 }
 
 /// A field set to `null` by a delta is one a snapshot leaves out (`events`, `notepad`) or shows
