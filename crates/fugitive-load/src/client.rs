@@ -1,11 +1,13 @@
-//! The client side of protocol v1 (`docs/protocol.md`): rooms over HTTP, and one WebSocket per
-//! player or spectator.
+//! The client side of the protocol (`docs/protocol.md`, `docs/protocol-v2.md`): rooms over
+//! HTTP, and one WebSocket per player or spectator, speaking version 2 (a snapshot, then deltas)
+//! or, with `--protocol 1`, version 1 (a whole state per change).
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use fugitive_core::{Action, LegalActions};
+use fugitive_core::{Action, Cards, LegalActions};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -20,6 +22,14 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The protocol version every socket of this run speaks (`--protocol`).
+static PROTOCOL: AtomicU64 = AtomicU64::new(2);
+
+/// Makes every socket opened from now on speak protocol `version` (1 or 2).
+pub fn speak(version: u64) {
+    PROTOCOL.store(version, Ordering::Relaxed);
+}
 
 /// A room with both seats claimed: the creator's token (the Fugitive of game 1) and the
 /// guest's.
@@ -47,11 +57,16 @@ struct Claimed {
     token: String,
 }
 
-/// Creates a room whose creator plays the Fugitive first; returns its id and the invitation.
-async fn create_room(http: &reqwest::Client, addr: SocketAddr) -> anyhow::Result<(Created, String)> {
+/// Creates a room whose creator plays the Fugitive first, with a turn clock of `clock_secs` if
+/// given; returns its id and the invitation.
+async fn create_room(
+    http: &reqwest::Client,
+    addr: SocketAddr,
+    clock_secs: Option<u32>,
+) -> anyhow::Result<(Created, String)> {
     let created: Created = http
         .post(format!("http://{addr}/api/rooms"))
-        .json(&json!({"role": "fugitive"}))
+        .json(&json!({"role": "fugitive", "turn_clock_secs": clock_secs}))
         .send()
         .await?
         .error_for_status()?
@@ -86,7 +101,7 @@ pub async fn bot_room(http: &reqwest::Client, addr: SocketAddr) -> anyhow::Resul
 /// # Errors
 /// When the server refuses or does not answer.
 pub async fn empty_room(http: &reqwest::Client, addr: SocketAddr) -> anyhow::Result<String> {
-    Ok(create_room(http, addr).await?.0.room)
+    Ok(create_room(http, addr, None).await?.0.room)
 }
 
 /// Creates a room and claims its second seat.
@@ -94,7 +109,20 @@ pub async fn empty_room(http: &reqwest::Client, addr: SocketAddr) -> anyhow::Res
 /// # Errors
 /// When the server refuses or does not answer.
 pub async fn table(http: &reqwest::Client, addr: SocketAddr) -> anyhow::Result<Table> {
-    let (created, invite) = create_room(http, addr).await?;
+    clock_table(http, addr, None).await
+}
+
+/// Creates a room with a turn clock of `clock_secs` (if given) and claims its second seat: the
+/// clock runs from then on.
+///
+/// # Errors
+/// When the server refuses or does not answer.
+pub async fn clock_table(
+    http: &reqwest::Client,
+    addr: SocketAddr,
+    clock_secs: Option<u32>,
+) -> anyhow::Result<Table> {
+    let (created, invite) = create_room(http, addr, clock_secs).await?;
     let claimed: Claimed = http
         .post(format!("http://{addr}/api/rooms/{}/claim", created.room))
         .json(&json!({"invite": invite}))
@@ -106,11 +134,12 @@ pub async fn table(http: &reqwest::Client, addr: SocketAddr) -> anyhow::Result<T
     Ok(Table { room: created.room, tokens: [created.token, claimed.token] })
 }
 
-/// What the server sends; fields the load client does not need are skipped.
+/// What the server sends; fields the load client does not need are skipped. `State` is a
+/// version-1 `state`, a version-2 `snapshot` or a `delta` (already applied to the held state).
 enum ServerMessage {
     Welcome {},
     Reply { seq: Option<u64>, ok: bool, error: Option<serde_json::Value> },
-    State { version: u64, game: u64, view: View, legal: Option<LegalActions> },
+    State { version: u64 },
 }
 
 /// Every field of every server message the load client reads, flat. Read straight into this
@@ -125,9 +154,23 @@ struct Frame {
     ok: Option<bool>,
     error: Option<serde_json::Value>,
     version: Option<u64>,
+    base: Option<u64>,
     game: Option<u64>,
     view: Option<View>,
-    legal: Option<LegalActions>,
+    /// As sent: a delta's placements may leave out `from` (docs/protocol-v2.md).
+    legal: Option<serde_json::Value>,
+    room: Option<Room>,
+}
+
+/// The room status's fields the load client reads (a delta's `room` holds those that changed).
+#[derive(Deserialize)]
+struct Room {
+    clock: Option<Clock>,
+}
+
+#[derive(Deserialize)]
+struct Clock {
+    remaining_ms: u64,
 }
 
 #[derive(Deserialize)]
@@ -136,26 +179,25 @@ enum Kind {
     Welcome,
     Reply,
     State,
+    Snapshot,
+    Delta,
 }
 
-impl Frame {
-    fn message(self) -> Option<ServerMessage> {
-        Some(match self.kind {
-            Kind::Welcome => ServerMessage::Welcome {},
-            Kind::Reply => ServerMessage::Reply { seq: self.seq, ok: self.ok?, error: self.error },
-            Kind::State => ServerMessage::State {
-                version: self.version?,
-                game: self.game?,
-                view: self.view?,
-                legal: self.legal,
-            },
-        })
-    }
-}
-
+/// The view's fields the load client reads (a delta's `view` holds those that changed).
 #[derive(Deserialize)]
 struct View {
     outcome: Option<IgnoredAny>,
+    hands: Option<Hands>,
+}
+
+#[derive(Deserialize)]
+struct Hands {
+    fugitive: Hand,
+}
+
+#[derive(Deserialize)]
+struct Hand {
+    cards: Option<Cards>,
 }
 
 /// The latest `state` a socket received.
@@ -168,6 +210,73 @@ pub struct State {
     pub over: bool,
     /// The receiver's legal actions (`None` for a spectator).
     pub legal: Option<LegalActions>,
+    /// When the turn clock runs out, as of the latest frame that showed it running.
+    pub deadline: Option<Instant>,
+    /// The Fugitive's hand as the receiver sees it, for a delta's short `legal`.
+    hand: Option<Cards>,
+}
+
+impl State {
+    /// Takes in a `state`, `snapshot` or `delta` frame; returns its version, or `None` for an
+    /// older whole state (a delta must fit: the server never skips one on a socket that reads).
+    fn take(&mut self, frame: Frame) -> anyhow::Result<Option<u64>> {
+        let version = frame.version.context("a state frame without version")?;
+        let game = frame.game.context("a state frame without game")?;
+        let whole = !matches!(frame.kind, Kind::Delta);
+        if whole && version < self.version {
+            return Ok(None);
+        }
+        if !whole && (frame.base != Some(self.version) || game != self.game) {
+            bail!(
+                "a delta for version {:?} of game {game}, holding {} of {}",
+                frame.base,
+                self.version,
+                self.game
+            );
+        }
+        if let Some(view) = frame.view {
+            if whole || view.hands.is_some() {
+                self.hand = view.hands.and_then(|hands| hands.fugitive.cards);
+            }
+            self.over = if whole { view.outcome.is_some() } else { self.over || view.outcome.is_some() };
+        } else if whole {
+            bail!("a whole state without view");
+        }
+        if let Some(clock) = frame.room.and_then(|room| room.clock) {
+            self.deadline = Some(Instant::now() + Duration::from_millis(clock.remaining_ms));
+        }
+        if whole || frame.legal.is_some() {
+            self.legal = match frame.legal {
+                Some(mut legal) if !legal.is_null() => {
+                    fill_sprint_sources(&mut legal, self.hand);
+                    Some(serde_json::from_value(legal)?)
+                }
+                _ => None,
+            };
+        }
+        self.version = version;
+        self.game = game;
+        Ok(Some(version))
+    }
+}
+
+/// Gives each `at_least` placement of a delta's `legal` that left out `from` the one it stands
+/// for: the Fugitive's hand but that hideout and 42.
+fn fill_sprint_sources(legal: &mut serde_json::Value, hand: Option<Cards>) {
+    let placements = legal.get_mut("placements").and_then(serde_json::Value::as_array_mut);
+    for placement in placements.into_iter().flatten() {
+        let Some(hideout) = placement["hideout"].as_u64() else { continue };
+        let sprints = &mut placement["sprints"];
+        if sprints["kind"] == "at_least" && sprints.get("from").is_none() {
+            let from: Vec<u64> = hand
+                .into_iter()
+                .flatten()
+                .map(|c| u64::from(c.number()))
+                .filter(|&c| c != hideout && c != 42)
+                .collect();
+            sprints["from"] = json!(from);
+        }
+    }
 }
 
 /// One joined WebSocket: a seated player or a spectator.
@@ -185,12 +294,12 @@ impl Player {
     /// # Errors
     /// When the socket cannot be opened, the server refuses the `hello`, or is too slow.
     pub async fn join(addr: SocketAddr, room: &str, token: Option<&str>) -> anyhow::Result<Player> {
-        let url = format!("ws://{addr}/ws/v1/rooms/{room}");
+        let url = format!("ws://{addr}/ws/v{}/rooms/{room}", PROTOCOL.load(Ordering::Relaxed));
         // Nagle off on the client's side, so any delay measured is the server's.
         let connect = tokio_tungstenite::connect_async_with_config(url, None, true);
         let (ws, _) =
             tokio::time::timeout(ANSWER_TIMEOUT, connect).await.context("no WebSocket upgrade in time")??;
-        let state = State { version: 0, game: 0, over: false, legal: None };
+        let state = State { version: 0, game: 0, over: false, legal: None, deadline: None, hand: None };
         let mut player = Player { ws, seq: 0, state };
         let seq = player.send(json!({"type": "hello", "token": token})).await?;
         let (mut replied, mut welcomed, mut stated) = (false, false, false);
@@ -208,7 +317,7 @@ impl Player {
     /// Sends one client message with the next `seq`; returns that `seq`.
     async fn send(&mut self, mut message: serde_json::Value) -> anyhow::Result<u64> {
         self.seq += 1;
-        message["v"] = json!(1);
+        message["v"] = json!(PROTOCOL.load(Ordering::Relaxed));
         message["seq"] = json!(self.seq);
         self.ws.send(Message::text(message.to_string())).await?;
         Ok(self.seq)
@@ -226,19 +335,20 @@ impl Player {
                 Message::Close(frame) => bail!("the server closed the socket: {frame:?}"),
                 _ => continue,
             };
-            let message = serde_json::from_str::<Frame>(&text)
-                .ok()
-                .and_then(Frame::message)
-                .with_context(|| format!("unexpected message {text}"))?;
-            if let ServerMessage::State { version, game, view, legal } = &message {
-                if *version >= self.state.version {
-                    self.state.version = *version;
-                    self.state.game = *game;
-                    self.state.over = view.outcome.is_some();
-                    self.state.legal = legal.clone();
-                }
-            }
-            return Ok(message);
+            let frame =
+                serde_json::from_str::<Frame>(&text).with_context(|| format!("unexpected message {text}"))?;
+            return Ok(match frame.kind {
+                Kind::Welcome => ServerMessage::Welcome {},
+                Kind::Reply => ServerMessage::Reply {
+                    seq: frame.seq,
+                    ok: frame.ok.with_context(|| format!("a reply without ok: {text}"))?,
+                    error: frame.error,
+                },
+                Kind::State | Kind::Snapshot | Kind::Delta => match self.state.take(frame)? {
+                    Some(version) => ServerMessage::State { version },
+                    None => continue,
+                },
+            });
         }
     }
 
@@ -328,5 +438,63 @@ impl Player {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fugitive_core::{Card, SprintOptions};
+
+    use super::*;
+
+    fn frame(json: serde_json::Value) -> Frame {
+        serde_json::from_value(json).expect("a frame")
+    }
+
+    fn held() -> State {
+        State { version: 0, game: 0, over: false, legal: None, deadline: None, hand: None }
+    }
+
+    const LEGAL: &str = r#"{"draws":[],"placements":[{"hideout":9,"sprints":{"kind":"at_least","value":0}},
+        {"hideout":12,"sprints":{"kind":"at_least","value":2,"from":[]}}],"pass":true,"end_turn":false,
+        "guess":null,"resign":true,"time_out":true}"#;
+
+    #[test]
+    fn a_delta_applies_to_its_snapshot_and_fills_in_the_sprint_sources() {
+        let mut state = held();
+        let snapshot = json!({"type": "snapshot", "version": 3, "game": 1, "legal": null,
+            "view": {"outcome": null, "hands": {"fugitive": {"size": 3, "cards": [4, 9, 42]}}},
+            "room": {"clock": {"remaining_ms": 60_000}}});
+        assert_eq!(state.take(frame(snapshot)).unwrap(), Some(3));
+        assert!(state.legal.is_none() && state.deadline.is_some());
+        let legal: serde_json::Value = serde_json::from_str(LEGAL).unwrap();
+        let delta = json!({"type": "delta", "version": 4, "base": 3, "game": 1, "legal": legal,
+            "view": {"hands": {"fugitive": {"size": 4, "cards": [4, 9, 12, 42]}}}});
+        assert_eq!(state.take(frame(delta)).unwrap(), Some(4));
+        let placements = &state.legal.as_ref().expect("legal").placements;
+        let from = |i: usize| match &placements[i].sprints {
+            SprintOptions::AtLeast { from, .. } => *from,
+            SprintOptions::OneOf { .. } => panic!("at_least"),
+        };
+        assert_eq!(from(0), Cards::from_iter([Card::new(4).unwrap(), Card::new(12).unwrap()]));
+        assert_eq!(from(1), Cards::EMPTY);
+        // A room-only change keeps the legal actions; the end of the game is seen.
+        let ended = json!({"type": "delta", "version": 5, "base": 4, "game": 1, "view": {"outcome": {}}});
+        assert_eq!(state.take(frame(ended)).unwrap(), Some(5));
+        assert!(state.over && state.legal.is_some());
+    }
+
+    #[test]
+    fn a_delta_that_does_not_fit_is_an_error_and_an_older_state_is_skipped() {
+        let mut state = held();
+        let snapshot =
+            json!({"type": "state", "version": 7, "game": 2, "legal": null, "view": {"outcome": null}});
+        assert_eq!(state.take(frame(snapshot.clone())).unwrap(), Some(7));
+        let gap = json!({"type": "delta", "version": 9, "base": 8, "game": 2});
+        assert!(state.take(frame(gap)).is_err());
+        let older =
+            json!({"type": "state", "version": 6, "game": 2, "legal": null, "view": {"outcome": null}});
+        assert_eq!(state.take(frame(older)).unwrap(), None);
+        assert_eq!(state.version, 7);
     }
 }

@@ -55,6 +55,10 @@ use crate::server::{Caps, Memory, Server};
 #[derive(Clone, Debug, Parser)]
 #[command(name = "fugitive-load", version)]
 pub struct Args {
+    /// The WebSocket protocol every socket speaks: 2 (a snapshot, then deltas: what the web
+    /// client speaks) or 1 (a whole state per change).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=2))]
+    protocol: u64,
     /// The server binary to start.
     #[arg(long, default_value = "target/release/fugitive-server")]
     server_bin: PathBuf,
@@ -175,6 +179,7 @@ const WARM_UP_ROOMS: usize = 4;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    client::speak(args.protocol);
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     if args.mode == Mode::EchoServer {
         return echo::serve(args.echo_addr).await;

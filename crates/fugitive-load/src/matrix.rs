@@ -8,8 +8,8 @@
 //! 2. `--blocks` pairs of blocks of `--block` each, alternating: the G games at a human pace
 //!    (each game acts once every `--pace-min`..`--pace-max`, uniformly jittered, starting at a
 //!    random offset), then the G echo sockets at the same pace. The games' figure is action →
-//!    opponent's view (sending the action until the opponent has the `state` with the new
-//!    version), the echo's the round trip; the ratio of the two is the figure;
+//!    opponent's view (sending the action until the opponent has the new version: a `delta`, or
+//!    with `--protocol 1` a whole `state`), the echo's the round trip; the ratio of the two is the figure;
 //! 3. one block of each at full speed (every game and echo socket as fast as answered);
 //! 4. at `--loaded-games`, one more human-pace block of the games while a competing writer
 //!    (small synchronous writes in a loop, [`Competitor`]) loads the same disk.
@@ -521,13 +521,14 @@ pub fn section(m: &Matrix, args: &Args, command: &str) -> String {
     let date = humantime::format_rfc3339_seconds(m.started).to_string();
     let _ = writeln!(
         out,
-        "Run {date}, took {:.0} s; load average before {}, after {}; {} CPUs; {} spectators per game, \
-         human pace one action per {:?}–{:?} per game; blocks of {:?} ({} of each at human pace), {:?} at \
+        "Run {date}, took {:.0} s; load average before {}, after {}; {} CPUs; protocol version {}; \
+         {} spectators per game, human pace one action per {:?}–{:?} per game; blocks of {:?} ({} of each at human pace), {:?} at \
          full speed.\n\nCommand: `{command}`\n",
         m.took.as_secs_f64(),
         m.load_before,
         m.load_after,
         std::thread::available_parallelism().map_or(0, |n| n.get()),
+        args.protocol,
         args.spectators,
         args.pace_min,
         args.pace_max,

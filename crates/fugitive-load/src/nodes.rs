@@ -6,6 +6,10 @@
 //! 2. Handover: the time from `kill -9` of the node holding a room's lease to the computer
 //!    opponent's next move, made by the surviving node, beside the time it takes when no node
 //!    dies (the baseline), for `--lease-ms`.
+//! 3. The clock's handover: in a room with a 1 s turn clock whose lease holder is killed right
+//!    after the clock starts, how late the survivor ends the game on time (from the deadline the
+//!    room showed to the `time_out` on the survivor's socket), beside the same with the holder
+//!    alive.
 
 use std::time::Duration;
 
@@ -27,6 +31,8 @@ pub struct Figures {
     cross: Histogram<u64>,
     handover: Vec<Duration>,
     baseline: Vec<Duration>,
+    clock_late: Vec<Duration>,
+    clock_baseline: Vec<Duration>,
     lease_ms: u64,
     games: u32,
 }
@@ -107,9 +113,55 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Figures>
             owner.stop().await;
         }
     }
+    eprintln!("clock handover: {} runs…", args.takeovers);
+    let (mut clock_late, mut clock_baseline) = (Vec::new(), Vec::new());
+    for run in 0..2 * args.takeovers {
+        let kill = run % 2 == 0;
+        let late = clock_handover(&args.server_bin, url, &node_args, http, b.addr, kill).await?;
+        if kill { clock_late.push(late) } else { clock_baseline.push(late) }
+    }
     a.stop().await;
     b.stop().await;
-    Ok(Figures { same, cross, handover, baseline, lease_ms: args.lease_ms, games: args.games })
+    Ok(Figures {
+        same,
+        cross,
+        handover,
+        baseline,
+        clock_late,
+        clock_baseline,
+        lease_ms: args.lease_ms,
+        games: args.games,
+    })
+}
+
+/// One room with a 1 s turn clock, made and loaded on a new node (which so holds its lease),
+/// watched by the Fugitive on `survivor`; the new node killed at once if `kill`. Returns how long
+/// after the deadline the survivor's socket had the game's end (`time_out`).
+async fn clock_handover(
+    bin: &std::path::Path,
+    url: &str,
+    node_args: &[&str],
+    http: &reqwest::Client,
+    survivor: std::net::SocketAddr,
+    kill: bool,
+) -> anyhow::Result<Duration> {
+    let owner = Server::start_node(bin, url, node_args, http).await?;
+    let table = client::clock_table(http, owner.addr, Some(1)).await?;
+    let first = Player::join(owner.addr, &table.room, Some(&table.tokens[0])).await?;
+    let mut watcher = Player::join(survivor, &table.room, Some(&table.tokens[0])).await?;
+    let deadline = watcher.state.deadline.context("the clock runs once both seats are claimed")?;
+    let alive = if kill {
+        owner.stop().await;
+        None
+    } else {
+        Some(owner)
+    };
+    drop(first);
+    let ended = watcher.state_until(|s| s.over).await?;
+    if let Some(owner) = alive {
+        owner.stop().await;
+    }
+    Ok(ended.saturating_duration_since(deadline))
 }
 
 fn ms(micros: u64) -> String {
@@ -162,6 +214,18 @@ pub fn section(figures: &Figures, command: &str) -> String {
     out.push_str("| | min | median | max |\n|---|---|---|---|\n");
     out.push_str(&format!("| owner alive (baseline) | {bmin} | {bmed} | {bmax} |\n"));
     out.push_str(&format!("| owner killed | {hmin} | {hmed} | {hmax} |\n"));
+    let (cmin, cmed, cmax) = stats(&figures.clock_late);
+    let (amin, amed, amax) = stats(&figures.clock_baseline);
+    out.push_str(&format!(
+        "\nA 1 s turn clock whose lease holder is killed right after it starts: from the deadline \
+         the room showed to the `time_out` on the surviving node's socket, lease {} ms (ms; min / \
+         median / max of {} runs), beside the same with no node killed:\n\n",
+        figures.lease_ms,
+        figures.clock_late.len()
+    ));
+    out.push_str("| | min | median | max |\n|---|---|---|---|\n");
+    out.push_str(&format!("| owner alive (baseline) | {amin} | {amed} | {amax} |\n"));
+    out.push_str(&format!("| owner killed | {cmin} | {cmed} | {cmax} |\n"));
     out.push_str(&format!("\nCommand: `{command}`\n"));
     out
 }
