@@ -159,18 +159,8 @@ struct Frame {
     view: Option<View>,
     /// As sent: a delta's placements may leave out `from` (docs/protocol-v2.md).
     legal: Option<serde_json::Value>,
-    room: Option<Room>,
-}
-
-/// The room status's fields the load client reads (a delta's `room` holds those that changed).
-#[derive(Deserialize)]
-struct Room {
-    clock: Option<Clock>,
-}
-
-#[derive(Deserialize)]
-struct Clock {
-    remaining_ms: u64,
+    /// A state's room status (a delta's: the fields that changed); a `welcome`'s room id.
+    room: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -242,8 +232,8 @@ impl State {
         } else if whole {
             bail!("a whole state without view");
         }
-        if let Some(clock) = frame.room.and_then(|room| room.clock) {
-            self.deadline = Some(Instant::now() + Duration::from_millis(clock.remaining_ms));
+        if let Some(remaining) = frame.room.as_ref().and_then(|room| room["clock"]["remaining_ms"].as_u64()) {
+            self.deadline = Some(Instant::now() + Duration::from_millis(remaining));
         }
         if whole || frame.legal.is_some() {
             self.legal = match frame.legal {
@@ -482,6 +472,14 @@ mod tests {
         let ended = json!({"type": "delta", "version": 5, "base": 4, "game": 1, "view": {"outcome": {}}});
         assert_eq!(state.take(frame(ended)).unwrap(), Some(5));
         assert!(state.over && state.legal.is_some());
+    }
+
+    #[test]
+    fn a_welcome_and_a_reply_are_read() {
+        let welcome = r#"{"v":2,"type":"welcome","role":"fugitive","room":"7a36dcea-b0aa","last_seq":0}"#;
+        assert!(matches!(serde_json::from_str::<Frame>(welcome).unwrap().kind, Kind::Welcome));
+        let reply = r#"{"v":2,"type":"reply","seq":1,"ok":true}"#;
+        assert_eq!(serde_json::from_str::<Frame>(reply).unwrap().ok, Some(true));
     }
 
     #[test]
