@@ -10,6 +10,11 @@ use fugitive_server::config::LogFormat;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc instead of glibc's allocator: the frames of every change are many small allocations
+/// made and freed on several threads (BENCHMARKS.md, "The server's allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
