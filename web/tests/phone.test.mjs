@@ -88,7 +88,9 @@ test('a game on two phones, through a server restart and a closed tab', async ()
   await place(F, first.hideout, first.sprints);
   await acting(F, () => F.getByTestId('end-turn').click());
 
-  // The server goes away and comes back: both pages reconnect and resume the same table.
+  // The server goes away and comes back: both pages reconnect and resume the same table. The
+  // Marshal's page is read once it shows her turn: `acting` waited for the Fugitive's page only.
+  await waitForTurn(M, 'draw');
   const snapshot = await readTable(M);
   await server.restart();
   for (const page of [F, M]) {
