@@ -193,7 +193,8 @@ struct Stack {
     value: u8,
 }
 
-/// Every way to split `k` sprint cards among the classes, each at most `room[c]`.
+/// Every way to split `k` sprint cards among the classes, each at most `room[c]`, the highest
+/// values first.
 fn stacks(k: u8, room: &[u8; 8]) -> Vec<Stack> {
     fn go(c: usize, left: u8, counts: &mut [u8; 8], room: &[u8; 8], out: &mut Vec<Stack>) {
         if c == 8 {
@@ -211,6 +212,7 @@ fn stacks(k: u8, room: &[u8; 8]) -> Vec<Stack> {
     }
     let mut out = Vec::new();
     go(0, k, &mut [0; 8], room, &mut out);
+    out.sort_by_key(|s| std::cmp::Reverse(s.value));
     out
 }
 
@@ -299,10 +301,38 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
     let mut before = [0i64; 4];
     for i in 1..=n {
         let slot = &slots[i - 1];
+        // The values of the sprint stack that make a difference after the hideout `p`: enough
+        // for the nearest number the position may be, and no more than the farthest needs
+        // (larger ones merge into that). `None`: no number above `p`.
+        let values = |p: u8| -> Option<(u8, u8)> {
+            let numbers = slot.number.map_or(allowed[i - 1].bits(), |h| 1 << h);
+            let above = numbers & !between(0, p) & !1;
+            if above == 0 {
+                return None;
+            }
+            let (near, far) = (above.trailing_zeros() as u8, 63 - above.leading_zeros() as u8);
+            Some((near.saturating_sub(p + slot.base), far.saturating_sub(p + slot.base)))
+        };
+        // How many of this position's stacks (sorted by value, highest first) are worth `need`.
+        let at_least = |need: u8| stacks[i - 1].partition_point(|s| s.value >= need);
         // The sprint stack.
         let mut mid = Layer::new();
         {
             let prev = &layers[layers.len() - 1];
+            // The layer's transitions, counted before any is made: a state that outgrows the
+            // budget gives up without making them (the same states give up as when they were
+            // counted one by one).
+            work += prev
+                .keys
+                .iter()
+                .zip(&prev.forward)
+                .filter(|&(_, &f)| f != 0)
+                .filter_map(|(key, _)| values(key.h()))
+                .map(|(need, _)| at_least(need))
+                .sum::<usize>();
+            if work > BUDGET {
+                return None;
+            }
             for (from, &key) in prev.keys.iter().enumerate() {
                 let f = prev.forward[from];
                 if f == 0 {
@@ -310,24 +340,8 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                 }
                 let (p, used, a) = (key.h(), key.used(), key.a());
                 let d0 = deck(p);
-                // The values that make a difference: enough for the nearest number it may
-                // be, and no more than the farthest needs (larger ones merge into that).
-                let numbers = match slot.number {
-                    Some(h) => Cards::from(fugitive_core::Card::new(h)?),
-                    None => allowed[i - 1],
-                };
-                let above = numbers.iter().filter(|h| h.number() > p);
-                let (Some(near), Some(far)) = (above.clone().next(), above.last()) else { continue };
-                let need = near.number().saturating_sub(p + slot.base);
-                let enough = far.number().saturating_sub(p + slot.base);
-                'stack: for stack in &stacks[i - 1] {
-                    if stack.value < need {
-                        continue;
-                    }
-                    work += 1;
-                    if work > BUDGET {
-                        return None;
-                    }
+                let Some((need, enough)) = values(p) else { continue };
+                'stack: for stack in &stacks[i - 1][..at_least(need)] {
                     let mut weight: u128 = 1;
                     let mut next = used;
                     for c in 0..8 {
@@ -366,29 +380,38 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
             }
         }
         layers.push(mid);
-        // The hideout.
+        // The hideout: the numbers a state may go to, as a mask (bit `h` for number `h`).
+        let numbers = |key: Key| -> u64 {
+            let p = key.h();
+            let top = p.saturating_add(slot.base + key.value());
+            match slot.number {
+                Some(h) if h > p && h <= top => 1 << h,
+                Some(_) => 0,
+                None => allowed[i - 1].bits() & between(p, top.min(41)),
+            }
+        };
         let mut layer = Layer::new();
         {
             let prev = &layers[layers.len() - 1];
+            // Counted before any is made, as for the stacks.
+            work += prev
+                .keys
+                .iter()
+                .zip(&prev.forward)
+                .filter(|&(_, &f)| f != 0)
+                .map(|(&key, _)| numbers(key).count_ones() as usize)
+                .sum::<usize>();
+            if work > BUDGET {
+                return None;
+            }
             for (from, &key) in prev.keys.iter().enumerate() {
                 let f = prev.forward[from];
                 if f == 0 {
                     continue;
                 }
-                let (p, used, a, value) = (key.h(), key.used(), key.a(), key.value());
+                let (p, used, a) = (key.h(), key.used(), key.a());
                 let d0 = deck(p);
-                let top = p.saturating_add(slot.base + value);
-                // As a mask (bit `h` for number `h`): no `Vec` per state.
-                let numbers: u64 = match slot.number {
-                    Some(h) if h > p && h <= top => 1 << h,
-                    Some(_) => 0,
-                    None => allowed[i - 1].bits() & between(p, top.min(41)),
-                };
-                for h in bits(numbers) {
-                    work += 1;
-                    if work > BUDGET {
-                        return None;
-                    }
+                for h in bits(numbers(key)) {
                     let Some(open) = evidence.guess_step(i, p, h, key.open()) else { continue };
                     let d1 = deck(h);
                     // The trail leaves decks d0..d1: their classes' hideouts are final.
