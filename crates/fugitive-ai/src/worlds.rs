@@ -27,7 +27,9 @@
 //! passes give each position's numbers. Only the numbers the trail count allows are tried
 //! (it is a relaxation: a number with no consistent trail has no world). Counts are `u128`
 //! with checked arithmetic; an overflow or more than [`BUDGET`] transitions gives `None`, and
-//! the caller falls back to the trail count.
+//! the caller falls back to the trail count. Each layer's transitions are counted before any
+//! is made, so a state that outgrows the budget gives up at the start of the layer that would
+//! cross it rather than at its end (the same states give up: the count is the same).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -443,8 +445,7 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                             for (parity, &a_p) in a.iter().enumerate() {
                                 let c = 2 * d + parity;
                                 let a_c = if d == d0 { i64::from(a_p) } else { 0 };
-                                weight =
-                                    mul(weight, binomial(pool[c] - a_c, i64::from(used[c]) - a_c))?;
+                                weight = mul(weight, binomial(pool[c] - a_c, i64::from(used[c]) - a_c))?;
                             }
                         }
                         next_a = [0, 0];
