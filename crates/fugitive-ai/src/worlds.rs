@@ -73,7 +73,7 @@ fn value(class: usize) -> u8 {
 /// `C(n, k)` for `n < 64` (all below `2^63`), built at compile time: the programme takes
 /// several binomials per transition, and computing each with `u128` divisions was a tenth of
 /// its time (perf).
-const BINOMIALS: [[u64; 64]; 64] = {
+static BINOMIALS: [[u64; 64]; 64] = {
     let mut table = [[0u64; 64]; 64];
     let mut n = 0;
     while n < 64 {
@@ -89,7 +89,7 @@ const BINOMIALS: [[u64; 64]; 64] = {
 };
 
 /// `n (n − 1) … (n − k + 1)` for `n ≤ 20` (all below `20! < 2^62`), for the same reason.
-const FALLING: [[u64; 21]; 21] = {
+static FALLING: [[u64; 21]; 21] = {
     let mut table = [[0u64; 21]; 21];
     let mut n = 0;
     while n < 21 {
@@ -605,4 +605,53 @@ fn can_place(hand: Cards, last: fugitive_core::Card) -> bool {
         let own = if h == fugitive_core::Card::ESCAPE { 0 } else { h.sprint_value() };
         h > last && h.number() - last.number() <= 3 + spare - own
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tables agree with the products they replace, edges included (`k < 0`, `n < k`).
+    #[test]
+    fn the_tables_agree_with_the_products() {
+        for n in -2i64..70 {
+            for k in -2i64..70 {
+                let fits = k >= 0 && n >= k;
+                let product = |from: i64| (from..=n).map(|x| x as u128).try_fold(1u128, u128::checked_mul);
+                let falling_expected = if fits { product(n - k + 1) } else { Some(0) };
+                assert_eq!(falling(n, k), falling_expected, "falling({n}, {k})");
+                // C(n, k) = n! / (k! (n − k)!), from the falling factorial when it fits.
+                if let Some(f) = falling_expected.filter(|_| fits) {
+                    let k_factorial = (1..=k as u128).product::<u128>();
+                    assert_eq!(binomial(n, k), f / k_factorial, "C({n}, {k})");
+                } else if !fits {
+                    assert_eq!(binomial(n, k), 0, "C({n}, {k})");
+                }
+            }
+        }
+        assert_eq!(binomial(63, 31), 916_312_070_471_295_267);
+        assert_eq!(falling(20, 20), Some(2_432_902_008_176_640_000));
+    }
+
+    /// The 64-bit product and the wide one agree, and an overflow of 128 bits is `None`.
+    #[test]
+    fn mul_agrees_with_checked_mul() {
+        let values =
+            [0u128, 1, 3, u128::from(u32::MAX), u128::from(u64::MAX), 1 << 64, (1 << 64) + 7, u128::MAX / 3];
+        for &a in &values {
+            for &b in &values {
+                assert_eq!(mul(a, b), a.checked_mul(b), "{a} · {b}");
+            }
+        }
+        assert_eq!(mul(u128::from(u64::MAX), u128::from(u64::MAX)), Some(u128::from(u64::MAX).pow(2)));
+    }
+
+    #[test]
+    fn between_and_bits_name_the_numbers() {
+        assert_eq!(bits(between(3, 7)).collect::<Vec<_>>(), [4, 5, 6, 7]);
+        assert_eq!(bits(between(0, 41)).count(), 41);
+        assert_eq!(bits(between(7, 7)).count(), 0);
+        assert_eq!(bits(between(41, 40)).count(), 0);
+        assert_eq!(bits(1 << 42).collect::<Vec<_>>(), [42]);
+    }
 }
