@@ -25,6 +25,8 @@
 //! Nothing here depends on the game's length but the history, and only the new entries of it
 //! are sent.
 
+use std::sync::Arc;
+
 use axum::extract::ws::Utf8Bytes;
 use fugitive_core::{Card, Event, LegalActions, Role, SprintOptions, TrailCard, View, Viewer};
 use serde::Serialize;
@@ -70,22 +72,28 @@ impl Current {
     }
 
     /// What the viewer holds once it has this state, for the next delta.
-    pub fn sent(&self, room: &Map<String, Value>) -> Sent {
+    pub fn sent(&self, room: &Arc<Map<String, Value>>) -> Sent {
         Sent {
             game: self.game,
             version: self.version,
             history: self.view.history.len(),
             over: self.view.outcome.is_some(),
-            view: view_fields(&self.view),
+            view: short(&self.view),
             trail: self.view.trail.clone(),
-            legal: to_value(&self.legal),
-            room: room.clone(),
-            notepad: to_value(&self.notepad),
+            legal: self.legal.clone(),
+            room: Arc::clone(room),
+            notepad: self.notepad.clone(),
         }
     }
 }
 
 /// What every protocol-2 socket of one viewer holds: the last snapshot or delta it was sent.
+///
+/// Kept as the typed values, not as JSON: comparing them is what every change does for every
+/// viewer, and the JSON (`serde_json::Value` maps) of a player's legal actions cost more to
+/// build, compare and drop than the rest of an action (perf, issue 10). Each of these types
+/// serializes one value one way (no field skipped but empty ones), so two of them are equal
+/// exactly when their JSON is; the JSON of what changed is made only when it changed.
 #[derive(Clone, Debug)]
 pub struct Sent {
     game: u64,
@@ -94,18 +102,20 @@ pub struct Sent {
     history: usize,
     /// Whether the game was over.
     over: bool,
-    /// The view's fields but `history` and `trail`.
-    view: Map<String, Value>,
+    /// The view without its `history` and `trail` (both left empty).
+    view: View,
     trail: Vec<TrailCard>,
-    legal: Value,
-    room: Map<String, Value>,
-    notepad: Value,
+    legal: Option<LegalActions>,
+    /// The room status's fields, made once per change and shared by the viewers.
+    room: Arc<Map<String, Value>>,
+    notepad: Option<Notepad>,
 }
 
-/// The room status as the JSON object every state frame carries, made once per change.
-pub fn room_fields(room: &RoomStatus) -> Map<String, Value> {
+/// The room status as the JSON object every state frame carries, made once per change and
+/// shared by the viewers' [`Sent`].
+pub fn room_fields(room: &RoomStatus) -> Arc<Map<String, Value>> {
     match serde_json::to_value(room).expect("a room status serializes") {
-        Value::Object(fields) => fields,
+        Value::Object(fields) => Arc::new(fields),
         _ => unreachable!("a room status is an object"),
     }
 }
@@ -114,34 +124,28 @@ fn to_value(value: &impl Serialize) -> Value {
     serde_json::to_value(value).expect("state serializes")
 }
 
-/// The view's fields but `history` and `trail`, which deltas carry in their own way.
-fn view_fields(view: &View) -> Map<String, Value> {
-    let Value::Object(mut fields) = to_value(&ViewWithout(view)) else { unreachable!("a view is an object") };
+/// The fields of a [`short`] view but `history` and `trail`, which deltas carry in their own way.
+fn view_fields(short: &View) -> Map<String, Value> {
+    let Value::Object(mut fields) = to_value(short) else { unreachable!("a view is an object") };
     fields.remove("history");
     fields.remove("trail");
     fields
 }
 
-/// Serializes a view with an empty history and trail (the delta carries those itself).
-struct ViewWithout<'a>(&'a View);
-
-impl Serialize for ViewWithout<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let view = self.0;
-        // A shallow copy of the short fields only.
-        let short = View {
-            viewer: view.viewer,
-            rules: view.rules,
-            phase: view.phase,
-            trail: Vec::new(),
-            decks: view.decks.clone(),
-            hands: view.hands,
-            history: Vec::new(),
-            outcome: view.outcome,
-            seed: view.seed,
-            events: view.events.clone(),
-        };
-        short.serialize(serializer)
+/// A copy of the view's short fields, with an empty history and trail (the delta carries
+/// those itself).
+fn short(view: &View) -> View {
+    View {
+        viewer: view.viewer,
+        rules: view.rules,
+        phase: view.phase,
+        trail: Vec::new(),
+        decks: view.decks.clone(),
+        hands: view.hands,
+        history: Vec::new(),
+        outcome: view.outcome,
+        seed: view.seed,
+        events: view.events.clone(),
     }
 }
 
@@ -184,7 +188,7 @@ pub struct Delta<'a> {
     pub room: Map<String, Value>,
     /// The notepad, when it changed (`null`: no notepad any more).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub notepad: Option<&'a Value>,
+    pub notepad: Option<Value>,
 }
 
 /// What to send the protocol-2 sockets of a viewer after a change.
@@ -200,7 +204,7 @@ pub enum Change {
 
 /// The change from what the viewer's sockets hold (`sent`) to `now` (with the room status
 /// `room`), and what they hold afterwards.
-pub fn delta(sent: &Sent, now: &Current, room: &Map<String, Value>) -> (Change, Sent) {
+pub fn delta(sent: &Sent, now: &Current, room: &Arc<Map<String, Value>>) -> (Change, Sent) {
     let next = now.sent(room);
     let history = &now.view.history;
     if sent.game != now.game || sent.history > history.len() || sent.version > now.version {
@@ -225,10 +229,14 @@ pub fn delta(sent: &Sent, now: &Current, room: &Map<String, Value>) -> (Change, 
         history: &history[sent.history..],
         revealed,
         trail,
-        view: changed(&sent.view, &next.view),
+        view: if sent.view == next.view {
+            Map::new()
+        } else {
+            changed(&view_fields(&sent.view), &view_fields(&next.view))
+        },
         legal: (sent.legal != next.legal).then(|| wire_legal(now)),
-        room: changed(&sent.room, room),
-        notepad: (sent.notepad != next.notepad).then_some(&next.notepad),
+        room: if Arc::ptr_eq(&sent.room, room) { Map::new() } else { changed(&sent.room, room) },
+        notepad: (sent.notepad != next.notepad).then(|| to_value(&next.notepad)),
     };
     let nothing = delta.version == delta.base
         && delta.history.is_empty()

@@ -99,11 +99,13 @@ impl SeqMemory {
     /// reply is forgotten was either an accepted action (answered ok) or a refused one, which
     /// changed nothing (answered `stale_seq`).
     pub fn recall(&self, seq: u64) -> Recall {
-        if let Some((_, reply)) = self.replies.iter().find(|(s, _)| *s == seq) {
-            return Recall::Repeat(reply.clone());
-        }
+        // Every remembered seq is at or below `last`: a new one (each action) is known at once,
+        // without a look through the remembered replies.
         if seq > self.last {
             return Recall::New;
+        }
+        if let Some((_, reply)) = self.replies.iter().find(|(s, _)| *s == seq) {
+            return Recall::Repeat(reply.clone());
         }
         if self.accepted.contains(&seq) {
             Recall::Repeat(Reply::ok(seq))
