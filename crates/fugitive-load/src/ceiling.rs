@@ -527,16 +527,31 @@ fn ratios(c: &Ceiling, cpus: usize) -> String {
                 100 * cpus,
             );
         }
-        for (what, goal) in
-            [("3 × pgbench", pgbench.map(|p| 3.0 * p)), ("3 × bare SQLite", bare.map(|b| 3.0 * b))]
-        {
+        let goals = [
+            ("3 × pgbench", pgbench.map(|p| 3.0 * p), pg),
+            ("3 × bare SQLite", bare.map(|b| 3.0 * b), sqlite),
+        ];
+        for (what, goal, real) in goals {
             let (Some(goal), Some((_, actions, cpu))) = (goal, fan) else { continue };
             let per_action = us_per(cpu.client + cpu.server, actions);
+            let budget = cpus as f64 * 1e6 / goal;
+            let real_extra = real.map_or(String::new(), |(_, real_actions, real_cpu)| {
+                let real_sum = us_per(real_cpu.client + real_cpu.server + real_cpu.postgres, real_actions);
+                format!(
+                    " (the real server on this database uses {:.1} µs more than that: {real_sum:.1} µs in all)",
+                    real_sum - per_action
+                )
+            });
             let _ = writeln!(
                 arithmetic,
-                "- {g} games, {what} = {goal:.0} actions/s at the fan-out ceiling's {per_action:.1} µs of client + \
-                 frame-serving CPU per action needs {:.2} CPUs before any rules or database work; the machine has {cpus}.",
+                "- {g} games, {what} = {goal:.0} actions/s: {cpus} CPUs give {budget:.1} µs of CPU per action; the \
+                 client and the fan-out ceiling use {per_action:.1} µs ({:.2} CPUs at that rate), leaving {:.1} µs \
+                 for the rules, the views and the database{real_extra}. The ceiling on all {cpus} CPUs, \
+                 {:.0} actions/s, is {:.2}× {what}.",
                 goal * per_action / 1e6,
+                budget - per_action,
+                cpus as f64 * 1e6 / per_action,
+                cpus as f64 * 1e6 / per_action / goal,
             );
         }
     }
