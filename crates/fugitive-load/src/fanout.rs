@@ -277,7 +277,40 @@ fn deltas(player: usize, base: u64, version: u64) -> [Utf8Bytes; 3] {
 
 #[cfg(test)]
 mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
     use super::*;
+    use crate::client::{self, Player};
+    use crate::play;
+
+    #[tokio::test]
+    async fn the_load_client_plays_against_it_as_against_the_server() {
+        let addr = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+        tokio::spawn(serve(addr, false));
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let http = reqwest::Client::new();
+        let table = client::table(&http, addr).await.unwrap();
+        let mut players = [
+            Player::join(addr, &table.room, Some(&table.tokens[0])).await.unwrap(),
+            Player::join(addr, &table.room, Some(&table.tokens[1])).await.unwrap(),
+        ];
+        let mut spectator = Player::join(addr, &table.room, None).await.unwrap();
+        let (frames_before, _) = client::received();
+        let mut rng = StdRng::seed_from_u64(3);
+        for version in 1..=20 {
+            play::step(&mut players, &mut rng).await.unwrap().expect("a move");
+            assert!(players.iter().all(|p| p.state.version == version));
+        }
+        spectator.state_until(|state| state.version == 20).await.unwrap();
+        // Per action: the reply and both players' deltas (the spectator's too, read above).
+        assert_eq!(client::received().0 - frames_before, 20 * 3 + 20);
+    }
 
     #[test]
     fn every_frame_is_json_and_the_deltas_are_about_the_real_sizes() {
