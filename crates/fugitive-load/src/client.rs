@@ -26,6 +26,21 @@ type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// The protocol version every socket of this run speaks (`--protocol`).
 static PROTOCOL: AtomicU64 = AtomicU64::new(2);
 
+/// Text frames every socket of this process has received, and their bytes (`--mode ceiling`
+/// compares what the real server and the fan-out ceiling send per action).
+static RECEIVED_FRAMES: AtomicU64 = AtomicU64::new(0);
+static RECEIVED_BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// The text frames received so far by every socket of this process, and their bytes.
+pub fn received() -> (u64, u64) {
+    (RECEIVED_FRAMES.load(Ordering::Relaxed), RECEIVED_BYTES.load(Ordering::Relaxed))
+}
+
+fn count_received(text: &str) {
+    RECEIVED_FRAMES.fetch_add(1, Ordering::Relaxed);
+    RECEIVED_BYTES.fetch_add(text.len() as u64, Ordering::Relaxed);
+}
+
 /// Makes every socket opened from now on speak protocol `version` (1 or 2).
 pub fn speak(version: u64) {
     PROTOCOL.store(version, Ordering::Relaxed);
@@ -325,6 +340,7 @@ impl Player {
                 Message::Close(frame) => bail!("the server closed the socket: {frame:?}"),
                 _ => continue,
             };
+            count_received(text.as_str());
             let frame =
                 serde_json::from_str::<Frame>(&text).with_context(|| format!("unexpected message {text}"))?;
             return Ok(match frame.kind {
@@ -422,8 +438,10 @@ impl Player {
                     return true;
                 }
                 frame = self.ws.next() => {
-                    if !matches!(frame, Some(Ok(_))) {
-                        return false;
+                    match frame {
+                        Some(Ok(Message::Text(text))) => count_received(text.as_str()),
+                        Some(Ok(_)) => {}
+                        _ => return false,
                     }
                 }
             }

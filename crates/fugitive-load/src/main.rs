@@ -20,14 +20,20 @@
 //! `--mode matrix` measures issue 10's matrix in one run (`matrix.rs`): G games at human pace
 //! and at full speed beside a bare WebSocket echo and bare commits, on SQLite and (with
 //! `--postgres`) PostgreSQL.
+//! `--mode ceiling` measures the fan-out ceiling (`ceiling.rs`): the actions/s of a bare
+//! server that only sends the real server's frames (`fanout.rs`), beside the real server on
+//! SQLite and (with `--postgres`) PostgreSQL, `pgbench` and bare SQLite, with each process's
+//! CPU per action.
 //! `--mode nodes --database-url postgres://…` measures several nodes on one PostgreSQL database
 //! (`nodes.rs`): latency with the players on one node or two, and the handover of a killed
 //! node's rooms.
 
 mod bare;
+mod ceiling;
 mod client;
 mod commit;
 mod echo;
+mod fanout;
 mod matrix;
 mod nodes;
 mod play;
@@ -138,10 +144,23 @@ pub struct Args {
     /// this URL of an existing database, e.g. `postgres://postgres@127.0.0.1:5432/test`.
     #[arg(long)]
     postgres: Option<String>,
+    /// `--mode ceiling`: the numbers of concurrent games, one set of rounds each.
+    #[arg(long, value_delimiter = ',', default_values_t = [1000u32, 3000],
+          value_parser = clap::value_parser!(u32).range(1..=4000))]
+    ceiling_games: Vec<u32>,
+    /// `--mode ceiling`: rounds per number of games (each: the fan-out ceiling, the server on
+    /// each database, the baselines).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
+    rounds: u32,
+    /// `--mode fanout-server`: one `write` per frame, as `fugitive-server` writes, instead of
+    /// every frame waiting on a socket in one.
+    #[arg(long)]
+    fanout_write_each: bool,
     /// `--mode writers`: tasks handing actions to the writer at once.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=4000))]
     writer_clients: u32,
-    /// `--mode echo-server` (started by `--mode matrix`): where to listen.
+    /// `--mode echo-server` (started by `--mode matrix`) and `--mode fanout-server` (started
+    /// by `--mode ceiling`): where to listen.
     #[arg(long, default_value = "127.0.0.1:0")]
     echo_addr: std::net::SocketAddr,
     /// `--mode nodes`: the PostgreSQL database the nodes share (an empty one of its own).
@@ -170,6 +189,11 @@ enum Mode {
     EchoServer,
     /// Several nodes on one PostgreSQL database: latency across nodes, handover after a kill.
     Nodes,
+    /// The most actions/s any server could serve this client here, beside the real server and
+    /// the throughput goals' baselines, with each process's CPU per action.
+    Ceiling,
+    /// The bare fan-out server `--mode ceiling` measures (a child of `--mode ceiling`).
+    FanoutServer,
 }
 
 /// Rooms set up (and held) before the baseline of the active-room run, so one-time costs such
@@ -183,6 +207,17 @@ async fn main() -> anyhow::Result<()> {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     if args.mode == Mode::EchoServer {
         return echo::serve(args.echo_addr).await;
+    }
+    if args.mode == Mode::FanoutServer {
+        return fanout::serve(args.echo_addr, args.fanout_write_each).await;
+    }
+    if args.mode == Mode::Ceiling {
+        let http = reqwest::Client::new();
+        let figures = tokio::time::timeout(args.timeout, ceiling::run(&args, &http))
+            .await
+            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        print!("{}", ceiling::section(&figures, &args, &command));
+        return Ok(());
     }
     if args.mode == Mode::Writers {
         let figures = tokio::time::timeout(args.timeout, writers::run(&args))

@@ -146,8 +146,8 @@ pub struct Matrix {
     pub load_after: String,
 }
 
-/// A seated pair and its room's spectators.
-struct Game {
+/// A seated pair (its room's spectators read in tasks of their own).
+pub(crate) struct Game {
     players: [Player; 2],
     rng: StdRng,
 }
@@ -255,31 +255,8 @@ async fn one_run(
     // Sockets set up first wait for the last ones: a long idle timeout keeps them.
     let extra = ["--idle-timeout", "30m"];
     let server = Server::start_on(&args.server_bin, caps, http, database, &extra).await?;
-    let addr = server.addr;
     let setup_started = Instant::now();
-    let open_table = |i: usize| async move {
-        let table = client::table(http, addr).await?;
-        let players = [
-            Player::join(addr, &table.room, Some(&table.tokens[0])).await?,
-            Player::join(addr, &table.room, Some(&table.tokens[1])).await?,
-        ];
-        let mut watchers = Vec::with_capacity(spectators);
-        for _ in 0..spectators {
-            watchers.push(Player::join(addr, &table.room, None).await?);
-        }
-        let rng = StdRng::seed_from_u64(args.seed.wrapping_add(i as u64));
-        anyhow::Ok((Game { players, rng }, watchers))
-    };
-    let opened = join_all((0..games).map(open_table), args.concurrency).await?;
-    let (stop, held) = watch::channel(false);
-    let mut holders = JoinSet::new();
-    let mut tables = Vec::with_capacity(games);
-    for (game, watchers) in opened {
-        tables.push(game);
-        for watcher in watchers {
-            holders.spawn(watcher.hold(held.clone()));
-        }
-    }
+    let Opened { mut tables, stop, holders } = open_games(args, http, server.addr, games).await?;
     let echoes = join_all((0..games).map(|_| EchoClient::connect(echo.addr)), args.concurrency).await?;
     let mut echoes: Vec<(EchoClient, StdRng)> = echoes
         .into_iter()
@@ -330,8 +307,56 @@ async fn one_run(
     Ok(Run { games, blocks, kicked, setup })
 }
 
+/// G games set up on the server at `addr`: rooms created, seats claimed, both players and
+/// `--spectators` spectators joined; the spectators only read, each in a task of its own.
+pub(crate) struct Opened {
+    /// The seated pairs.
+    pub tables: Vec<Game>,
+    /// Turned true, lets the spectators go.
+    pub stop: watch::Sender<bool>,
+    /// The spectators' tasks: each says whether its socket was still open at the end.
+    pub holders: JoinSet<bool>,
+}
+
+/// Sets up `games` games on the server at `addr` (at most `--concurrency` at a time).
+///
+/// # Errors
+/// When a room cannot be made or a socket cannot join.
+pub(crate) async fn open_games(
+    args: &Args,
+    http: &reqwest::Client,
+    addr: std::net::SocketAddr,
+    games: usize,
+) -> anyhow::Result<Opened> {
+    let spectators = args.spectators as usize;
+    let open_table = |i: usize| async move {
+        let table = client::table(http, addr).await?;
+        let players = [
+            Player::join(addr, &table.room, Some(&table.tokens[0])).await?,
+            Player::join(addr, &table.room, Some(&table.tokens[1])).await?,
+        ];
+        let mut watchers = Vec::with_capacity(spectators);
+        for _ in 0..spectators {
+            watchers.push(Player::join(addr, &table.room, None).await?);
+        }
+        let rng = StdRng::seed_from_u64(args.seed.wrapping_add(i as u64));
+        anyhow::Ok((Game { players, rng }, watchers))
+    };
+    let opened = join_all((0..games).map(open_table), args.concurrency).await?;
+    let (stop, held) = watch::channel(false);
+    let mut holders = JoinSet::new();
+    let mut tables = Vec::with_capacity(games);
+    for (game, watchers) in opened {
+        tables.push(game);
+        for watcher in watchers {
+            holders.spawn(watcher.hold(held.clone()));
+        }
+    }
+    Ok(Opened { tables, stop, holders })
+}
+
 /// The games play for `length` at `pace`; a game that fails is dropped and counted.
-async fn game_block(
+pub(crate) async fn game_block(
     args: &Args,
     http: &reqwest::Client,
     server: &Server,

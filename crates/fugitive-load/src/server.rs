@@ -112,6 +112,30 @@ impl Server {
         Server::start_on(bin, caps, http, Some(database_url), args).await
     }
 
+    /// Starts the fan-out ceiling of `--mode ceiling` (`fanout.rs`: this same binary with
+    /// `--mode fanout-server`) as the server under test, and waits until `/healthz` answers.
+    /// `write_each`: one `write` per frame (`--fanout-write-each`).
+    ///
+    /// # Errors
+    /// When it cannot be started, or does not answer in time.
+    pub async fn start_fanout(http: &reqwest::Client, write_each: bool) -> anyhow::Result<Server> {
+        let dir = tempfile::Builder::new().prefix("fugitive-load-").tempdir()?;
+        let addr = free_port()?;
+        let child = Command::new(std::env::current_exe()?)
+            .args(["--mode", "fanout-server", "--echo-addr", &addr.to_string()])
+            .args(write_each.then_some("--fanout-write-each"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .context("cannot start the fan-out server")?;
+        let pid = child.id().context("the fan-out server exited at once")?;
+        let mut server = Server { child, pid, addr, _dir: dir };
+        server.wait_ready(http).await?;
+        Ok(server)
+    }
+
     async fn wait_ready(&mut self, http: &reqwest::Client) -> anyhow::Result<()> {
         let url = format!("http://{}/healthz", self.addr);
         for _ in 0..200 {
