@@ -382,7 +382,7 @@ pub fn section(c: &Ceiling, args: &Args, command: &str) -> String {
         "CPU is µs of CPU time per action (a baseline: per transaction), from `/proc`: the load \
          client (this process), the server (the fan-out ceiling or `fugitive-server`), every \
          `postgres` process, `pgbench`; \"machine busy\" is all CPUs' busy time over the block \
-         (200 % = both CPUs), \"niced\" the part of it at a positive nice (the other helper's bot \
+         (200 % = both CPUs), \"niced\" the part of it at a positive nice (e.g. bot \
          simulations).\n\n",
     );
     out.push_str(
