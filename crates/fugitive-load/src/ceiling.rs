@@ -31,7 +31,7 @@ use tokio::time::Instant;
 
 use crate::bare::{self, Scratch};
 use crate::matrix::{self, Kind, Opened, Pace};
-use crate::server::{Caps, Server};
+use crate::server::{Caps, Server, stat_ticks};
 use crate::{Args, client};
 
 /// What serves the games.
@@ -129,18 +129,6 @@ impl Cpu {
             total: self.total.saturating_sub(before.total),
         }
     }
-}
-
-/// utime, stime, cutime, cstime of a `/proc/<pid>/stat` line (fields 14–17, counted after the
-/// command name's last `)`).
-fn stat_ticks(stat: &str) -> Option<[u64; 4]> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace().skip(11).map(str::parse::<u64>);
-    let mut ticks = [0; 4];
-    for tick in &mut ticks {
-        *tick = fields.next()?.ok()?;
-    }
-    Some(ticks)
 }
 
 /// The CPU time of every process named `postgres` and of its reaped children.

@@ -218,11 +218,20 @@ fn free_port() -> anyhow::Result<SocketAddr> {
 /// (100 a second on Linux for user space: `USER_HZ`). The command name (field 2) may hold
 /// spaces and parentheses, so the fields are counted after its last `)`.
 pub(crate) fn cpu_time_of(stat: &str) -> Option<Duration> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace().skip(11);
-    let utime: u64 = fields.next()?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
+    let [utime, stime, ..] = stat_ticks(stat)?;
     Some(Duration::from_millis((utime + stime) * 10))
+}
+
+/// utime, stime, cutime, cstime of a `/proc/<pid>/stat` line (fields 14–17, counted after the
+/// command name's last `)`).
+pub(crate) fn stat_ticks(stat: &str) -> Option<[u64; 4]> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11).map(str::parse::<u64>);
+    let mut ticks = [0; 4];
+    for tick in &mut ticks {
+        *tick = fields.next()?.ok()?;
+    }
+    Some(ticks)
 }
 
 /// The number of kB of a `/proc` line such as `VmRSS:     12345 kB`.
