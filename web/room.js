@@ -4,7 +4,7 @@
 import { rememberGame } from './mygames.js';
 import { replayPath } from './replay.js';
 import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
-import { h, replace, announce } from './dom.js';
+import { h, replace, announce, atEnd, keepScroll, bringIntoView } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
 import { renderTrail, renderDecks, renderSeats, statusText, toMove, tickClocks, lastMove } from './table.js';
@@ -157,7 +157,10 @@ class RoomPage {
     this.ownInvite = null; // the invitation for the opponent, opened by the player who holds a seat
     this.confirmResign = false;
     this.nameDraft = null; // the name field's text while the player types
-    this.chat = { messages: [], muted: stored(muteKey(room)) === '1', draft: null };
+    // `unseen`: messages came while the reader was scrolled up; `toEnd`: the next render shows
+    // the chat's end (the reader's own message, or the "New messages" button).
+    this.chat = { messages: [], muted: stored(muteKey(room)) === '1', draft: null, unseen: false, toEnd: false };
+    this.reveal = []; // what the next render brings into sight: the result, the rematch line
     this.inspected = null; // the face-down position the Marshal's notebook shows
     this.arrivals = null; // trail positions new or turned with the last state: animated once
     onLanguageChange(() => this.render());
@@ -226,6 +229,12 @@ class RoomPage {
     const before = this.chat.messages;
     this.chat.messages = mergeChat(before, frame);
     const me = this.msg?.view.viewer;
+    if (!frame.full) {
+      const list = this.root.querySelector('.chat-log');
+      const readingBack = list !== null && !atEnd(list);
+      if (frame.messages.some((m) => m.from === me)) this.chat.toEnd = true;
+      else if (readingBack && !this.chat.muted && frame.messages.length) this.chat.unseen = true;
+    }
     if (!frame.full && !this.chat.muted) {
       const theirs = frame.messages.filter((m) => m.from !== me);
       if (theirs.length) announce(theirs.map((m) => `${t(`role.${m.from}`)}: ${chatText(m)}`).join(' '));
@@ -253,6 +262,11 @@ class RoomPage {
       },
       draft: (text) => {
         this.chat.draft = text;
+      },
+      seen: () => {
+        this.chat.unseen = false;
+        this.chat.toEnd = true;
+        this.render();
       },
     });
   }
@@ -282,17 +296,21 @@ class RoomPage {
     );
   }
 
-  /// The series' winner, announced at game over.
-  seriesWinner() {
+  /// The series' winner in words, once there is one.
+  seriesWinnerText() {
     const { room, view } = this.msg;
     const winner = room.series?.winner;
     if (!winner) return null;
-    const text =
-      view.viewer === winner
-        ? t('series.youWin')
-        : view.viewer === 'spectator'
-          ? t('series.wins', { name: room.names?.[winner] || t(`role.${winner}`) })
-          : t('series.youLose');
+    if (view.viewer === winner) return t('series.youWin');
+    if (view.viewer === 'spectator') return t('series.wins', { name: room.names?.[winner] || t(`role.${winner}`) });
+    return t('series.youLose');
+  }
+
+  /// The series' winner, announced at game over.
+  seriesWinner() {
+    const text = this.seriesWinnerText();
+    if (!text) return null;
+    const winner = this.msg.room.series.winner;
     return h('p', { class: 'series-winner', 'data-testid': 'series-winner', 'data-winner': winner }, text);
   }
 
@@ -315,10 +333,17 @@ class RoomPage {
       this.notes.selected.clear();
       this.notes.warning = null;
       this.inspected = null;
-      // A rematch swaps the roles: say so, the table looks the other way round now.
+      // A rematch swaps the roles: say so where the player looks, the table looks the other
+      // way round now.
       if (before.view.viewer !== view.viewer && view.viewer !== 'spectator') {
         this.notice = t(`rematch.youNow.${view.viewer}`);
+        this.reveal = ['notice'];
       }
+    }
+    // The end of the game, seen happen: the result (and the series') where the player looks,
+    // wherever she was on the page (the board, the hand, the log).
+    if (before && before.game === msg.game && view.outcome && !before.view.outcome) {
+      this.reveal = ['over-line', 'series-winner'];
     }
     if (this.notesGame !== msg.game) {
       this.notesGame = msg.game;
@@ -411,12 +436,16 @@ class RoomPage {
     else if (toMove(view.phase) === view.viewer && toMove(before.view.phase) !== before.view.viewer) play('turn');
   }
 
-  /// Tells a screen reader what changed: new history entries by the other side, and the turn.
+  /// Tells a screen reader what changed: new history entries by the other side, and the turn;
+  /// the end as the player's own result ("You lose."), with the series' result.
   tell(before, msg) {
     const view = msg.view;
     const sameGame = before && before.game === msg.game;
     const seen = sameGame ? before.view.history.length : view.history.length;
-    const lines = view.history.slice(seen).map((e) => describe(e, view.viewer));
+    const lines = view.history
+      .slice(seen)
+      .map((e) => (e.type === 'game_over' ? [this.outcomeText(), this.seriesWinnerText()] : describe(e, view.viewer)))
+      .flat();
     const myTurnNow = toMove(view.phase) === view.viewer;
     const myTurnBefore = sameGame && toMove(before.view.phase) === before.view.viewer;
     if (before && !sameGame && this.notice) lines.push(this.notice);
@@ -445,15 +474,18 @@ class RoomPage {
   }
 
   render() {
-    // The log follows new entries only while the player is at its end: reading back, it stays.
-    const old = this.root.querySelector('.log');
-    const follow = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 8;
-    const kept = old ? old.scrollTop : 0;
+    // The log and the chat follow new entries only while the player is at their end: reading
+    // back, they stay.
+    const log = keepScroll(this.root, '.log');
+    const chat = keepScroll(this.root, '.chat-log');
     replace(this.root, this.msg ? this.table() : this.waiting());
     const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
     if (!this.flashing) document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
-    const log = this.root.querySelector('.log');
-    if (log) log.scrollTop = follow ? log.scrollHeight : kept;
+    log();
+    chat(this.chat.toEnd);
+    this.chat.toEnd = false;
+    bringIntoView(this.reveal.map((testid) => this.root.querySelector(`[data-testid="${testid}"]`)));
+    this.reveal = [];
   }
 
   /// The positions still arriving, and for how long they have been: a render during the deal

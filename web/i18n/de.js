@@ -81,6 +81,7 @@ export default {
   'chat.unmute': 'Chat wieder zeigen',
   'chat.muted': 'Der Chat ist stumm: Die Nachrichten der Gegenseite sind ausgeblendet.',
   'chat.private': 'Der Chat der Spieler ist privat.',
+  'chat.newMessages': 'Neue Nachrichten',
   'error.bad_chat': 'Eine Chatnachricht ist eine Zeile mit höchstens 200 Zeichen.',
   'error.chat_too_fast': 'Zu viele Nachrichten: Warte ein paar Sekunden.',
   'landing.series': 'Serie',

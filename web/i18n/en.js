@@ -85,6 +85,7 @@ export default {
   'chat.unmute': 'Unmute chat',
   'chat.muted': 'The chat is muted: the other side’s messages are hidden.',
   'chat.private': 'The players’ chat is private.',
+  'chat.newMessages': 'New messages',
   'error.bad_chat': 'A chat message is one line of at most 200 characters.',
   'error.chat_too_fast': 'Too many messages: wait a few seconds.',
   'landing.series': 'Series',

@@ -86,6 +86,7 @@ export default {
   'chat.unmute': 'Rétablir la discussion',
   'chat.muted': 'La discussion est coupée : les messages de l’adversaire sont masqués.',
   'chat.private': 'La discussion des joueurs est privée.',
+  'chat.newMessages': 'Nouveaux messages',
   'error.bad_chat': 'Un message tient sur une ligne de 200 caractères au plus.',
   'error.chat_too_fast': 'Trop de messages : attends quelques secondes.',
   'landing.series': 'Série',
