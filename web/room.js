@@ -7,7 +7,7 @@ import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
 import { h, replace, announce, atEnd, keepScroll, bringIntoView } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
-import { renderTrail, renderDecks, renderSeats, statusText, toMove, tickClocks, lastMove } from './table.js';
+import { renderTrail, renderDecks, renderSeats, statusText, toMove, tickClocks, lastMove, ownGuess } from './table.js';
 import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } from './fugitive.js';
 import {
   loadMarks,
@@ -609,17 +609,25 @@ class RoomPage {
     );
   }
 
-  /// The other side's last move in words, under the status line.
+  /// The other side's last move in words, under the status line; after the Marshal's own guess,
+  /// its result (she learns it with everyone else).
   lastMoveLine(recent) {
-    if (!recent.entries.length || this.msg.view.outcome) return null;
-    const text = recent.entries
-      .map((e) => describe(e, this.msg.view.viewer))
+    const view = this.msg.view;
+    const own = ownGuess(view);
+    const entries = own.length ? own : recent.entries;
+    if (!entries.length || view.outcome) return null;
+    const text = entries
+      .map((e) => describe(e, view.viewer))
       .filter(Boolean)
       .join(' ');
     if (!text) return null;
     return h(
       'p',
-      { class: ['last-move', recent.mover], 'data-testid': 'last-move' },
+      {
+        class: ['last-move', own.length ? view.viewer : recent.mover],
+        'data-testid': 'last-move',
+        'data-own': own.length > 0,
+      },
       h('span', { class: 'last-move-label' }, `${t('lastMove.label')} `),
       text,
     );

@@ -102,6 +102,19 @@ export function lastMove(view) {
   return { mover, entries, positions, decks };
 }
 
+/// The viewer's own last guess with what followed it (a reveal, the Manhunt), while the other
+/// side has not moved since: unlike her draws, its result is news to the Marshal too. Empty when
+/// there is none.
+export function ownGuess(view) {
+  const { history, viewer } = view;
+  for (let i = history.length - 1; i >= 0; i -= 1) {
+    const who = actor(history[i]);
+    if (who !== null && who !== viewer) break;
+    if (history[i].type === 'guessed' && who === viewer) return history.slice(i);
+  }
+  return [];
+}
+
 /// A sprint value drawn as footprints: one for +1 (odd cards), two for +2 (even cards).
 function footprints(card) {
   const value = sprintValue(card);
