@@ -107,7 +107,7 @@ export async function showReplay(root, room, game) {
         button('replay-last', 'replay.last', last(), step === last()),
       ),
       h('p', { class: 'last-move', 'data-testid': 'replay-move' }, stepWords()),
-      renderTrail(view),
+      renderTrail(view, { replay: true }),
       hands(view),
       h(
         'p',

@@ -182,7 +182,8 @@ function sprintPile(pos, index) {
 /// sprint cards' count; its number only to the Fugitive (and to everyone once the game is over,
 /// when the view carries it). `opts`: { recent: Set of positions of the last move, arrive:
 /// { positions, elapsed } that changed with the last state (animated in), inspect(position) for
-/// the Marshal's notebook, inspected: the position it shows }.
+/// the Marshal's notebook, inspected: the position it shows, replay: a step of a replay, where
+/// every card is public }.
 export function renderTrail(view, opts = {}) {
   const recent = opts.recent ?? new Set();
   const items = view.trail.map((pos, index) => {
@@ -191,7 +192,7 @@ export function renderTrail(view, opts = {}) {
     if (opts.arrive?.positions.has(index)) item.style.setProperty('--arrive-delay', `${-opts.arrive.elapsed}ms`);
     return item;
   });
-  return trailList(view, items);
+  return trailList(view, items, opts.replay ?? false);
 }
 
 /// One position of the trail.
@@ -251,7 +252,7 @@ function trailItem(view, opts, recent, pos, index) {
 }
 
 /// The trail's list, with the empty spaces that hold events and the goal.
-function trailList(view, items) {
+function trailList(view, items, replay) {
   return h(
     'section',
     { class: 'trail-wrap', 'aria-labelledby': 'trail-title' },
@@ -275,14 +276,17 @@ function trailList(view, items) {
             ),
           ),
     ),
-    secretNote(view),
+    secretNote(view, replay),
   );
 }
 
-/// What the dashed cards on the trail mean, when there are any.
-function secretNote(view) {
+/// What the dashed cards on the trail mean, when there are any: the Fugitive's secret while the
+/// game runs, face down at that moment on a replay (which shows every card), never found after
+/// the end.
+function secretNote(view, replay) {
   if (!view.trail.some((p) => !p.face_up && p.card !== null)) return null;
-  return h('p', { class: 'trail-note' }, t(view.outcome ? 'trail.neverFound' : 'trail.secretNote'));
+  const key = view.outcome ? 'trail.neverFound' : replay ? 'trail.replayNote' : 'trail.secretNote';
+  return h('p', { class: 'trail-note' }, t(key));
 }
 
 /// How tall a deck's pile is drawn: one step for every two cards, at most eight.

@@ -200,6 +200,8 @@ export default {
   'trail.faceDownKnown': 'verdeckt',
   'trail.secretNote': 'Gestrichelte Karten liegen verdeckt: Nur du siehst ihre Nummern.',
   'trail.neverFound': 'Gestrichelte Karten wurden nie gefunden.',
+  'trail.replayNote':
+    'Gestrichelte Karten liegen an dieser Stelle des Spiels noch verdeckt; die Wiederholung zeigt jede Karte.',
   'trail.sprintCount': { zero: 'keine Sprintkarten', one: '1 Sprintkarte', other: '{n} Sprintkarten' },
   'trail.sprintChip': { zero: 'keine Sprints', one: '1 Sprint', other: '{n} Sprints' },
   'trail.sprints': 'Sprintkarten {cards}',

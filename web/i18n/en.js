@@ -204,6 +204,7 @@ export default {
   'trail.faceDownKnown': 'face down',
   'trail.secretNote': 'Dashed cards are face down: only you see their numbers.',
   'trail.neverFound': 'Dashed cards were never found.',
+  'trail.replayNote': 'Dashed cards are still face down at this point of the game; the replay shows every card.',
   'trail.sprintCount': { zero: 'no sprint cards', one: '1 sprint card', other: '{n} sprint cards' },
   'trail.sprintChip': { zero: 'no sprints', one: '1 sprint', other: '{n} sprints' },
   'trail.sprints': 'sprint cards {cards}',

@@ -205,6 +205,8 @@ export default {
   'trail.faceDownKnown': 'face cachée',
   'trail.secretNote': 'Les cartes en pointillés sont face cachée : toi seul vois leur numéro.',
   'trail.neverFound': 'Les cartes en pointillés n’ont jamais été trouvées.',
+  'trail.replayNote':
+    'Les cartes en pointillés sont encore face cachée à ce moment de la partie ; ici, toutes les cartes sont montrées.',
   'trail.sprintCount': { zero: 'aucune carte Sprint', one: '1 carte Sprint', other: '{n} cartes Sprint' },
   'trail.sprintChip': { zero: 'aucun sprint', one: '1 sprint', other: '{n} sprints' },
   'trail.sprints': 'cartes Sprint {cards}',
