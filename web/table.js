@@ -293,7 +293,8 @@ function secretNote(view, replay) {
 export const pileLevel = (size) => Math.min(8, Math.ceil(size / 2));
 
 /// The three decks, drawn as piles whose height shows what is left; a deck is a button when
-/// drawing from it is legal now. `recent`: the decks of the last move.
+/// drawing from it is legal now. `recent`: the decks of the last move. "You can draw here" and
+/// "drawn from in the last move" are two marks, each with its words (a deck may carry both).
 export function renderDecks(view, legal, onDraw, recent = new Set()) {
   const draws = legal?.draws ?? [];
   return h(
@@ -314,7 +315,13 @@ export function renderDecks(view, legal, onDraw, recent = new Set()) {
         h(
           'span',
           { class: 'deck-text' },
-          can ? h('span', { class: 'visually-hidden' }, `${t('decks.drawFrom')} `) : null,
+          can
+            ? h(
+                'span',
+                { class: 'deck-mark can-draw', 'data-testid': `deck-can-${deck.deck}` },
+                `${t('decks.canDraw')} `,
+              )
+            : null,
           h('span', { class: 'deck-name' }, t('decks.deck', { n: deck.deck })),
           h('span', { class: 'deck-range' }, ` ${from}–${to} `),
           h(
@@ -322,6 +329,13 @@ export function renderDecks(view, legal, onDraw, recent = new Set()) {
             { class: 'deck-size', 'data-testid': `deck-size-${deck.deck}`, 'data-size': deck.size },
             t('decks.size', { n: deck.size }),
           ),
+          recent.has(deck.deck)
+            ? h(
+                'span',
+                { class: 'deck-mark just-drawn', 'data-testid': `deck-drawn-${deck.deck}` },
+                ` ${t('decks.justDrawn')}`,
+              )
+            : null,
         ),
       ];
       // After the end the deck order is public too (R18).

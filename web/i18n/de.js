@@ -463,7 +463,8 @@ export default {
   'notebook.plainHelp':
     'Die Zahlen zwischen den offenen Karten daneben, die das Spiel noch nicht ausschließt. Tippe eine an, um sie zu deinem Tipp hinzuzufügen.',
   'notebook.none': 'Keine Zahl passt.',
-  'decks.drawFrom': 'Ziehen von',
+  'decks.canDraw': 'Hier ziehen',
+  'decks.justDrawn': 'Gerade gezogen',
   'warn.title': '{numbers} tippen? Das kann nicht stimmen:',
   'warn.held': '{n} ist auf deiner Hand, also kein Versteck.',
   'warn.sprint': '{n} ist eine offene Sprintkarte in der Reihe.',

@@ -459,7 +459,8 @@ export default {
   'notebook.plainHelp':
     'The numbers between the face-up cards around it that the game has not ruled out. Tap one to add it to your guess.',
   'notebook.none': 'No number fits.',
-  'decks.drawFrom': 'Draw from',
+  'decks.canDraw': 'Draw here',
+  'decks.justDrawn': 'Drawn just now',
   'warn.title': 'Guess {numbers}? It cannot be right:',
   'warn.held': '{n} is in your hand, so it is not a hideout.',
   'warn.sprint': '{n} is a face-up sprint card on the trail.',

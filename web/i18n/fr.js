@@ -472,7 +472,8 @@ export default {
   'notebook.plainHelp':
     'Les nombres entre les cartes visibles autour, que le jeu n’a pas encore exclus. Touche-en un pour l’ajouter à ton annonce.',
   'notebook.none': 'Aucun nombre ne convient.',
-  'decks.drawFrom': 'Piocher dans le',
+  'decks.canDraw': 'Piocher ici',
+  'decks.justDrawn': 'Pioché à l’instant',
   'warn.title': 'Annoncer {numbers} ? Ce ne peut pas être juste :',
   'warn.held': '{n} est dans ta main, ce n’est donc pas une cachette.',
   'warn.sprint': '{n} est une carte Sprint visible sur la rangée.',

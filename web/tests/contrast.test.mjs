@@ -9,7 +9,7 @@ const vars = Object.fromEntries([...css.matchAll(/--([\w-]+):\s*(#[0-9a-fA-F]{6}
 
 // [text, background] pairs as the stylesheet uses them.
 const PAIRS = [
-  ...['text', 'muted', 'fugitive', 'marshal', 'ok', 'no', 'focus'].flatMap((fg) =>
+  ...['text', 'muted', 'fugitive', 'marshal', 'ok', 'no', 'focus', 'recent'].flatMap((fg) =>
     ['bg', 'panel', 'panel-2'].map((bg) => [fg, bg]),
   ),
   ['paper-ink', 'paper'],
@@ -42,4 +42,25 @@ test('text colours reach 4.5:1 on their backgrounds (WCAG AA)', () => {
     ([, , ratio]) => !(ratio >= 4.5),
   );
   assert.deepEqual(failing, []);
+});
+
+// Marks that are not text (WCAG 1.4.11, 3:1 against what they sit on): "you can draw here", the
+// drawable deck's --ok border on the deck (--panel-2); the last move's --recent ring, around the
+// deck and the trail's cards, on the page and on the trail (--bg, --panel). Two meanings, two
+// colours.
+const MARKS = [
+  ['ok', 'panel-2'],
+  ['ok', 'bg'],
+  ['recent', 'bg'],
+  ['recent', 'panel'],
+];
+
+test('the marks of the table reach 3:1, and "you can draw here" is not the last move\'s colour', () => {
+  const failing = MARKS.map(([mark, bg]) => [mark, bg, contrast(vars[mark], vars[bg])]).filter(
+    ([, , ratio]) => !(ratio >= 3),
+  );
+  assert.deepEqual(failing, []);
+  assert.notEqual(vars.ok.toLowerCase(), vars.recent.toLowerCase());
+  assert.match(css, /\.deck\.drawable \{[^}]*var\(--ok\)/);
+  assert.match(css, /\.deck\.recent \{[^}]*var\(--recent\)/);
 });
