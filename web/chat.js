@@ -117,6 +117,7 @@ export function renderChat(view, room, state, on) {
       },
       h('label', { for: 'chat-input', class: 'visually-hidden' }, t('chat.label')),
       h('input', {
+        type: 'text',
         id: 'chat-input',
         'data-testid': 'chat-input',
         maxlength: MAX_CHAT,

@@ -25,6 +25,8 @@ import { renderEventsPanel, renderPending } from './events.js';
 
 export const seatKey = (room) => `fugitive:seat:${room}`;
 export const shareKey = (room) => `fugitive:share:${room}`;
+/// Set by the landing page in a room it made against the computer: no series score there.
+export const computerKey = (room) => `fugitive:computer:${room}`;
 /// The player's display name, one for this browser, sent with every `hello`.
 export const NAME_KEY = 'fugitive:name';
 export const MAX_NAME = 24;
@@ -161,6 +163,7 @@ class RoomPage {
     // the chat's end (the reader's own message, or the "New messages" button).
     this.chat = { messages: [], muted: stored(muteKey(room)) === '1', draft: null, unseen: false, toEnd: false };
     this.reveal = []; // what the next render brings into sight: the result, the rematch line
+    this.computer = stored(computerKey(room)) !== null; // the opponent is the computer
     this.inspected = null; // the face-down position the Marshal's notebook shows
     this.arrivals = null; // trail positions new or turned with the last state: animated once
     onLanguageChange(() => this.render());
@@ -211,6 +214,7 @@ class RoomPage {
       { class: 'name-form', 'data-testid': 'name-form', onsubmit: save },
       h('label', { for: 'my-name' }, t('name.label')),
       h('input', {
+        type: 'text',
         id: 'my-name',
         'data-testid': 'name-input',
         maxlength: MAX_NAME,
@@ -271,11 +275,13 @@ class RoomPage {
     });
   }
 
-  /// The series score by seat, under each player's current role, once there is one to show.
+  /// The series score by seat, under each player's current role, once there is one to show;
+  /// never against the computer, where rematches are practice, not a match.
   seriesLine() {
     const { room, game } = this.msg;
     const series = room.series;
-    if (!series || (game === 1 && !series.best_of && !series.wins.fugitive && !series.wins.marshal)) return null;
+    if (!series || this.computer) return null;
+    if (game === 1 && !series.best_of && !series.wins.fugitive && !series.wins.marshal) return null;
     const who = (role) => room.names?.[role] || t(`role.${role}`);
     const score = t('series.score', {
       fugitive: who('fugitive'),
@@ -653,7 +659,9 @@ class RoomPage {
     const { view, legal } = this.msg;
     const live = this.busy ? null : legal;
     if (view.viewer === 'spectator') {
-      return h('p', { class: 'watching', 'data-testid': 'spectating' }, t('room.watching'));
+      // After the end everything is public (R18): no "only what is public" any more.
+      const words = view.outcome ? t('room.watchingOver') : t('room.watching');
+      return h('p', { class: 'watching', 'data-testid': 'spectating' }, words);
     }
     if (view.viewer === 'fugitive') {
       const move = renderMove(view, live, this.selection, {

@@ -127,6 +127,7 @@ export default {
   'seat.role.fugitive': 'Du spielst den Flüchtenden.',
   'seat.role.marshal': 'Du spielst die Polizeichefin.',
   'room.watching': 'Du schaust diesem Spiel zu und siehst nur, was öffentlich ist.',
+  'room.watchingOver': 'Das Spiel ist vorbei: Jetzt sind alle Karten öffentlich.',
   'room.inviteUsed': 'Diese Einladung wurde schon benutzt. Du schaust dem Spiel zu.',
   'ownInvite.title': 'Das ist die Einladung für deinen Gegner',
   'ownInvite.youAre.fugitive':

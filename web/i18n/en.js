@@ -131,6 +131,7 @@ export default {
   'seat.role.fugitive': 'You play the Fugitive.',
   'seat.role.marshal': 'You play the Marshal.',
   'room.watching': 'You are watching this game. You see only what is public.',
+  'room.watchingOver': 'The game is over: every card is public now.',
   'room.inviteUsed': 'This invitation has already been used. You are watching the game.',
   'ownInvite.title': 'This is the invitation for your opponent',
   'ownInvite.youAre.fugitive':

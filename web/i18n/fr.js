@@ -132,6 +132,7 @@ export default {
   'seat.role.fugitive': 'Tu joues le Fugitif.',
   'seat.role.marshal': 'Tu joues la Marshall.',
   'room.watching': 'Tu regardes cette partie et ne vois que ce qui est public.',
+  'room.watchingOver': 'La partie est finie : toutes les cartes sont maintenant publiques.',
   'room.inviteUsed': 'Cette invitation a déjà été utilisée. Tu regardes la partie.',
   'ownInvite.title': 'Ceci est l’invitation pour ton adversaire',
   'ownInvite.youAre.fugitive':
