@@ -8,6 +8,7 @@ import { showReplay } from './replay.js';
 import { renderHowto } from './howto.js';
 import { replace, h } from './dom.js';
 import { soundOn, setSound, onSoundChange } from './sound.js';
+import { icon } from './art.js';
 
 const ROOM_PATH = /^\/room\/([0-9a-fA-F-]{36})\/?$/;
 const REPLAY_PATH = /^\/room\/([0-9a-fA-F-]{36})\/game\/([1-9][0-9]*)\/?$/;
@@ -17,11 +18,13 @@ function header() {
   document.querySelector('.skip').textContent = t('nav.skip');
   document.getElementById('howto-open').textContent = t('nav.howto');
   document.getElementById('lang-label').textContent = t('nav.language');
+  // A drawn speaker (with waves when on, crossed out when off) and the word, which a phone
+  // hides from sight but a screen reader still reads as the button's name; aria-pressed says
+  // whether the sound is on.
   const sound = document.getElementById('sound');
-  sound.replaceChildren(
-    h('span', { class: 'sound-icon', 'aria-hidden': 'true' }, '♪'),
-    h('span', { class: 'sound-word' }, t('sound.label')),
-  );
+  const drawn = icon(soundOn() ? 'sound' : 'soundOff');
+  drawn.classList.add('sound-icon');
+  sound.replaceChildren(drawn, h('span', { class: 'sound-word' }, t('sound.label')));
   sound.title = t(soundOn() ? 'sound.on' : 'sound.off');
   sound.setAttribute('aria-pressed', String(soundOn()));
   const select = document.getElementById('lang');

@@ -1,8 +1,10 @@
 // The chat between the two players (issue 13): their own words or a one-tap message, shown to
 // spectators read-only while both players allow it, and a mute button (kept per room in this
 // browser) that hides the other side's messages. A message is shown as text, never as markup.
+// The list follows new messages while the reader is at its end; a reader scrolled up to older
+// ones stays there and is offered a quiet "New messages" button instead, as chat apps do.
 
-import { h } from './dom.js';
+import { h, atEnd } from './dom.js';
 import { t } from './i18n.js';
 
 export const MAX_CHAT = 200;
@@ -27,8 +29,9 @@ function who(message, me, names) {
   return names?.[message.from] || t(`role.${message.from}`);
 }
 
-/// The chat panel. `state`: { messages, muted, draft }; `on`: { send(text), quick(id),
-/// allow(bool), mute(), draft(text) }.
+/// The chat panel. `state`: { messages, muted, draft, unseen }; `on`: { send(text), quick(id),
+/// allow(bool), mute(), draft(text), seen() }. `unseen`: messages arrived while the reader was
+/// scrolled up; `seen()` is called when the reader reaches the end or asks to jump there.
 export function renderChat(view, room, state, on) {
   const me = view.viewer;
   const spectator = me === 'spectator';
@@ -46,7 +49,15 @@ export function renderChat(view, room, state, on) {
   const list = shown.length
     ? h(
         'ol',
-        { class: 'chat-log', 'data-testid': 'chat-log', tabindex: 0, 'aria-labelledby': 'chat-title' },
+        {
+          class: 'chat-log',
+          'data-testid': 'chat-log',
+          tabindex: 0,
+          'aria-labelledby': 'chat-title',
+          onscroll: (event) => {
+            if (state.unseen && atEnd(event.target)) on.seen();
+          },
+        },
         shown.map((m) =>
           h(
             'li',
@@ -57,6 +68,14 @@ export function renderChat(view, room, state, on) {
         ),
       )
     : h('p', { class: 'empty' }, t('chat.empty'));
+  const unseen =
+    state.unseen && shown.length
+      ? h(
+          'button',
+          { type: 'button', class: 'quiet chat-new', 'data-testid': 'chat-new', onclick: on.seen },
+          t('chat.newMessages'),
+        )
+      : null;
   const muteButton = h(
     'button',
     {
@@ -69,7 +88,7 @@ export function renderChat(view, room, state, on) {
     state.muted ? t('chat.unmute') : t('chat.mute'),
   );
   const parts = [title, state.muted ? h('p', { class: 'notice', 'data-testid': 'chat-muted' }, t('chat.muted')) : null];
-  parts.push(list);
+  parts.push(list, unseen);
   if (spectator) {
     parts.push(muteButton);
     return h('section', { class: 'chat', 'data-testid': 'chat', 'aria-labelledby': 'chat-title' }, parts);
@@ -98,6 +117,7 @@ export function renderChat(view, room, state, on) {
       },
       h('label', { for: 'chat-input', class: 'visually-hidden' }, t('chat.label')),
       h('input', {
+        type: 'text',
         id: 'chat-input',
         'data-testid': 'chat-input',
         maxlength: MAX_CHAT,

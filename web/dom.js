@@ -47,6 +47,37 @@ function focusKey(el) {
   return null;
 }
 
+/// Whether a scrolled box shows its end (within a few pixels): a list read at its end follows
+/// what is added to it; read further up, it stays where the reader is.
+export const atEnd = (el) => el.scrollHeight - el.scrollTop - el.clientHeight < 8;
+
+/// Notes where the scrolled list `selector` inside `parent` is before a re-render replaces it,
+/// and returns the function that puts the new list back: at its end when the old one was (or
+/// when there was none, or when `toEnd` asks for it), otherwise at the same scroll position.
+export function keepScroll(parent, selector) {
+  const old = parent.querySelector(selector);
+  const follow = !old || atEnd(old);
+  const top = old ? old.scrollTop : 0;
+  return (toEnd = false) => {
+    const list = parent.querySelector(selector);
+    if (list) list.scrollTop = follow || toEnd ? list.scrollHeight : top;
+  };
+}
+
+/// Scrolls the window as little as it takes to show all of `elements` (those present), together
+/// when they fit: smoothly, unless the reader asks for less motion.
+export function bringIntoView(elements) {
+  const boxes = elements.filter(Boolean).map((el) => el.getBoundingClientRect());
+  if (!boxes.length) return;
+  const top = Math.min(...boxes.map((b) => b.top));
+  const bottom = Math.max(...boxes.map((b) => b.bottom));
+  // Above the window: up to their top. Below it: down until their bottom shows, never past their top.
+  const by = top < 0 ? top : bottom > window.innerHeight ? Math.min(bottom - window.innerHeight, top) : 0;
+  if (!by) return;
+  const still = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+  window.scrollBy({ top: by, behavior: still ? 'auto' : 'smooth' });
+}
+
 /// Sprint value of a card (R1): even +2, odd +1; 0 sprints nothing.
 export function sprintValue(card) {
   if (card === 0) return 0;

@@ -2,8 +2,11 @@
 // everything (R18: once a game is over nothing about it is secret). Buttons, the arrow keys
 // (Home/End too) and a slider move through it; the page links to the JSON record it reads
 // (`GET /api/rooms/{room}/games/{n}`, schema in docs/replay.schema.json) and can be shared.
+// The controls stay in one row on a phone: their icons are drawn (art.js), their words hidden
+// there but still read by screen readers.
 
 import { h, replace, announce } from './dom.js';
+import { icon } from './art.js';
 import { t, onLanguageChange } from './i18n.js';
 import { renderTrail } from './table.js';
 import { describe, reasonText } from './history.js';
@@ -72,8 +75,16 @@ export async function showReplay(root, room, game) {
       );
     }
     const view = record.steps[step];
-    const button = (testid, key, to, disabled) =>
-      h('button', { type: 'button', 'data-testid': testid, disabled, onclick: () => go(to) }, t(key));
+    const button = (testid, name, to, disabled) => {
+      const word = h('span', { class: 'replay-word' }, t(`replay.${name}`));
+      const drawn = icon(name);
+      return h(
+        'button',
+        { type: 'button', class: 'replay-button', 'data-testid': testid, disabled, onclick: () => go(to) },
+        name === 'first' || name === 'prev' ? [drawn, word] : [word, drawn],
+      );
+    };
+    const where = t('replay.step', { i: step, n: last() });
     const shareUrl = `${location.origin}${replayPath(room, game)}`;
     return h(
       'div',
@@ -84,30 +95,28 @@ export async function showReplay(root, room, game) {
         { class: 'status', 'data-testid': 'replay-outcome' },
         `${t(`over.wins.${record.view.outcome.winner}`)} ${reasonText(record.view.outcome, 'spectator')}`,
       ),
+      h('p', { class: 'replay-step', 'data-testid': 'replay-step' }, where),
       h(
         'div',
         { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') },
-        button('replay-first', 'replay.first', 0, step === 0),
-        button('replay-prev', 'replay.prev', step - 1, step === 0),
-        h(
-          'label',
-          { class: 'replay-slider' },
-          h('span', { 'data-testid': 'replay-step' }, t('replay.step', { i: step, n: last() })),
-          h('input', {
-            type: 'range',
-            min: 0,
-            max: last(),
-            value: step,
-            'data-testid': 'replay-slider',
-            'aria-label': t('replay.slider'),
-            oninput: (event) => go(Number(event.target.value)),
-          }),
-        ),
-        button('replay-next', 'replay.next', step + 1, step === last()),
-        button('replay-last', 'replay.last', last(), step === last()),
+        button('replay-first', 'first', 0, step === 0),
+        button('replay-prev', 'prev', step - 1, step === 0),
+        h('input', {
+          type: 'range',
+          class: 'replay-slider',
+          min: 0,
+          max: last(),
+          value: step,
+          'data-testid': 'replay-slider',
+          'aria-label': t('replay.slider'),
+          'aria-valuetext': where,
+          oninput: (event) => go(Number(event.target.value)),
+        }),
+        button('replay-next', 'next', step + 1, step === last()),
+        button('replay-last', 'last', last(), step === last()),
       ),
       h('p', { class: 'last-move', 'data-testid': 'replay-move' }, stepWords()),
-      renderTrail(view),
+      renderTrail(view, { replay: true }),
       hands(view),
       h(
         'p',

@@ -4,10 +4,10 @@
 import { rememberGame } from './mygames.js';
 import { replayPath } from './replay.js';
 import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
-import { h, replace, announce } from './dom.js';
+import { h, replace, announce, atEnd, keepScroll, bringIntoView } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
-import { renderTrail, renderDecks, renderSeats, statusText, toMove, tickClocks, lastMove } from './table.js';
+import { renderTrail, renderDecks, renderSeats, statusText, toMove, tickClocks, lastMove, ownGuess } from './table.js';
 import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } from './fugitive.js';
 import {
   loadMarks,
@@ -25,6 +25,8 @@ import { renderEventsPanel, renderPending } from './events.js';
 
 export const seatKey = (room) => `fugitive:seat:${room}`;
 export const shareKey = (room) => `fugitive:share:${room}`;
+/// Set by the landing page in a room it made against the computer: no series score there.
+export const computerKey = (room) => `fugitive:computer:${room}`;
 /// The player's display name, one for this browser, sent with every `hello`.
 export const NAME_KEY = 'fugitive:name';
 export const MAX_NAME = 24;
@@ -157,7 +159,11 @@ class RoomPage {
     this.ownInvite = null; // the invitation for the opponent, opened by the player who holds a seat
     this.confirmResign = false;
     this.nameDraft = null; // the name field's text while the player types
-    this.chat = { messages: [], muted: stored(muteKey(room)) === '1', draft: null };
+    // `unseen`: messages came while the reader was scrolled up; `toEnd`: the next render shows
+    // the chat's end (the reader's own message, or the "New messages" button).
+    this.chat = { messages: [], muted: stored(muteKey(room)) === '1', draft: null, unseen: false, toEnd: false };
+    this.reveal = []; // what the next render brings into sight: the result, the rematch line
+    this.computer = stored(computerKey(room)) !== null; // the opponent is the computer
     this.inspected = null; // the face-down position the Marshal's notebook shows
     this.arrivals = null; // trail positions new or turned with the last state: animated once
     onLanguageChange(() => this.render());
@@ -208,6 +214,7 @@ class RoomPage {
       { class: 'name-form', 'data-testid': 'name-form', onsubmit: save },
       h('label', { for: 'my-name' }, t('name.label')),
       h('input', {
+        type: 'text',
         id: 'my-name',
         'data-testid': 'name-input',
         maxlength: MAX_NAME,
@@ -226,6 +233,12 @@ class RoomPage {
     const before = this.chat.messages;
     this.chat.messages = mergeChat(before, frame);
     const me = this.msg?.view.viewer;
+    if (!frame.full) {
+      const list = this.root.querySelector('.chat-log');
+      const readingBack = list !== null && !atEnd(list);
+      if (frame.messages.some((m) => m.from === me)) this.chat.toEnd = true;
+      else if (readingBack && !this.chat.muted && frame.messages.length) this.chat.unseen = true;
+    }
     if (!frame.full && !this.chat.muted) {
       const theirs = frame.messages.filter((m) => m.from !== me);
       if (theirs.length) announce(theirs.map((m) => `${t(`role.${m.from}`)}: ${chatText(m)}`).join(' '));
@@ -254,14 +267,21 @@ class RoomPage {
       draft: (text) => {
         this.chat.draft = text;
       },
+      seen: () => {
+        this.chat.unseen = false;
+        this.chat.toEnd = true;
+        this.render();
+      },
     });
   }
 
-  /// The series score by seat, under each player's current role, once there is one to show.
+  /// The series score by seat, under each player's current role, once there is one to show;
+  /// never against the computer, where rematches are practice, not a match.
   seriesLine() {
     const { room, game } = this.msg;
     const series = room.series;
-    if (!series || (game === 1 && !series.best_of && !series.wins.fugitive && !series.wins.marshal)) return null;
+    if (!series || this.computer) return null;
+    if (game === 1 && !series.best_of && !series.wins.fugitive && !series.wins.marshal) return null;
     const who = (role) => room.names?.[role] || t(`role.${role}`);
     const score = t('series.score', {
       fugitive: who('fugitive'),
@@ -282,17 +302,21 @@ class RoomPage {
     );
   }
 
-  /// The series' winner, announced at game over.
-  seriesWinner() {
+  /// The series' winner in words, once there is one.
+  seriesWinnerText() {
     const { room, view } = this.msg;
     const winner = room.series?.winner;
     if (!winner) return null;
-    const text =
-      view.viewer === winner
-        ? t('series.youWin')
-        : view.viewer === 'spectator'
-          ? t('series.wins', { name: room.names?.[winner] || t(`role.${winner}`) })
-          : t('series.youLose');
+    if (view.viewer === winner) return t('series.youWin');
+    if (view.viewer === 'spectator') return t('series.wins', { name: room.names?.[winner] || t(`role.${winner}`) });
+    return t('series.youLose');
+  }
+
+  /// The series' winner, announced at game over.
+  seriesWinner() {
+    const text = this.seriesWinnerText();
+    if (!text) return null;
+    const winner = this.msg.room.series.winner;
     return h('p', { class: 'series-winner', 'data-testid': 'series-winner', 'data-winner': winner }, text);
   }
 
@@ -315,10 +339,17 @@ class RoomPage {
       this.notes.selected.clear();
       this.notes.warning = null;
       this.inspected = null;
-      // A rematch swaps the roles: say so, the table looks the other way round now.
+      // A rematch swaps the roles: say so where the player looks, the table looks the other
+      // way round now.
       if (before.view.viewer !== view.viewer && view.viewer !== 'spectator') {
         this.notice = t(`rematch.youNow.${view.viewer}`);
+        this.reveal = ['notice'];
       }
+    }
+    // The end of the game, seen happen: the result (and the series') where the player looks,
+    // wherever she was on the page (the board, the hand, the log).
+    if (before && before.game === msg.game && view.outcome && !before.view.outcome) {
+      this.reveal = ['over-line', 'series-winner'];
     }
     if (this.notesGame !== msg.game) {
       this.notesGame = msg.game;
@@ -411,12 +442,16 @@ class RoomPage {
     else if (toMove(view.phase) === view.viewer && toMove(before.view.phase) !== before.view.viewer) play('turn');
   }
 
-  /// Tells a screen reader what changed: new history entries by the other side, and the turn.
+  /// Tells a screen reader what changed: new history entries by the other side, and the turn;
+  /// the end as the player's own result ("You lose."), with the series' result.
   tell(before, msg) {
     const view = msg.view;
     const sameGame = before && before.game === msg.game;
     const seen = sameGame ? before.view.history.length : view.history.length;
-    const lines = view.history.slice(seen).map((e) => describe(e, view.viewer));
+    const lines = view.history
+      .slice(seen)
+      .map((e) => (e.type === 'game_over' ? [this.outcomeText(), this.seriesWinnerText()] : describe(e, view.viewer)))
+      .flat();
     const myTurnNow = toMove(view.phase) === view.viewer;
     const myTurnBefore = sameGame && toMove(before.view.phase) === before.view.viewer;
     if (before && !sameGame && this.notice) lines.push(this.notice);
@@ -445,15 +480,18 @@ class RoomPage {
   }
 
   render() {
-    // The log follows new entries only while the player is at its end: reading back, it stays.
-    const old = this.root.querySelector('.log');
-    const follow = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 8;
-    const kept = old ? old.scrollTop : 0;
+    // The log and the chat follow new entries only while the player is at their end: reading
+    // back, they stay.
+    const log = keepScroll(this.root, '.log');
+    const chat = keepScroll(this.root, '.chat-log');
     replace(this.root, this.msg ? this.table() : this.waiting());
     const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
     if (!this.flashing) document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
-    const log = this.root.querySelector('.log');
-    if (log) log.scrollTop = follow ? log.scrollHeight : kept;
+    log();
+    chat(this.chat.toEnd);
+    this.chat.toEnd = false;
+    bringIntoView(this.reveal.map((testid) => this.root.querySelector(`[data-testid="${testid}"]`)));
+    this.reveal = [];
   }
 
   /// The positions still arriving, and for how long they have been: a render during the deal
@@ -577,17 +615,25 @@ class RoomPage {
     );
   }
 
-  /// The other side's last move in words, under the status line.
+  /// The other side's last move in words, under the status line; after the Marshal's own guess,
+  /// its result (she learns it with everyone else).
   lastMoveLine(recent) {
-    if (!recent.entries.length || this.msg.view.outcome) return null;
-    const text = recent.entries
-      .map((e) => describe(e, this.msg.view.viewer))
+    const view = this.msg.view;
+    const own = ownGuess(view);
+    const entries = own.length ? own : recent.entries;
+    if (!entries.length || view.outcome) return null;
+    const text = entries
+      .map((e) => describe(e, view.viewer))
       .filter(Boolean)
       .join(' ');
     if (!text) return null;
     return h(
       'p',
-      { class: ['last-move', recent.mover], 'data-testid': 'last-move' },
+      {
+        class: ['last-move', own.length ? view.viewer : recent.mover],
+        'data-testid': 'last-move',
+        'data-own': own.length > 0,
+      },
       h('span', { class: 'last-move-label' }, `${t('lastMove.label')} `),
       text,
     );
@@ -613,7 +659,9 @@ class RoomPage {
     const { view, legal } = this.msg;
     const live = this.busy ? null : legal;
     if (view.viewer === 'spectator') {
-      return h('p', { class: 'watching', 'data-testid': 'spectating' }, t('room.watching'));
+      // After the end everything is public (R18): no "only what is public" any more.
+      const words = view.outcome ? t('room.watchingOver') : t('room.watching');
+      return h('p', { class: 'watching', 'data-testid': 'spectating' }, words);
     }
     if (view.viewer === 'fugitive') {
       const move = renderMove(view, live, this.selection, {

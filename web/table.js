@@ -102,6 +102,19 @@ export function lastMove(view) {
   return { mover, entries, positions, decks };
 }
 
+/// The viewer's own last guess with what followed it (a reveal, the Manhunt), while the other
+/// side has not moved since: unlike her draws, its result is news to the Marshal too. Empty when
+/// there is none.
+export function ownGuess(view) {
+  const { history, viewer } = view;
+  for (let i = history.length - 1; i >= 0; i -= 1) {
+    const who = actor(history[i]);
+    if (who !== null && who !== viewer) break;
+    if (history[i].type === 'guessed' && who === viewer) return history.slice(i);
+  }
+  return [];
+}
+
 /// A sprint value drawn as footprints: one for +1 (odd cards), two for +2 (even cards).
 function footprints(card) {
   const value = sprintValue(card);
@@ -169,7 +182,8 @@ function sprintPile(pos, index) {
 /// sprint cards' count; its number only to the Fugitive (and to everyone once the game is over,
 /// when the view carries it). `opts`: { recent: Set of positions of the last move, arrive:
 /// { positions, elapsed } that changed with the last state (animated in), inspect(position) for
-/// the Marshal's notebook, inspected: the position it shows }.
+/// the Marshal's notebook, inspected: the position it shows, replay: a step of a replay, where
+/// every card is public }.
 export function renderTrail(view, opts = {}) {
   const recent = opts.recent ?? new Set();
   const items = view.trail.map((pos, index) => {
@@ -178,7 +192,7 @@ export function renderTrail(view, opts = {}) {
     if (opts.arrive?.positions.has(index)) item.style.setProperty('--arrive-delay', `${-opts.arrive.elapsed}ms`);
     return item;
   });
-  return trailList(view, items);
+  return trailList(view, items, opts.replay ?? false);
 }
 
 /// One position of the trail.
@@ -238,7 +252,7 @@ function trailItem(view, opts, recent, pos, index) {
 }
 
 /// The trail's list, with the empty spaces that hold events and the goal.
-function trailList(view, items) {
+function trailList(view, items, replay) {
   return h(
     'section',
     { class: 'trail-wrap', 'aria-labelledby': 'trail-title' },
@@ -262,21 +276,25 @@ function trailList(view, items) {
             ),
           ),
     ),
-    secretNote(view),
+    secretNote(view, replay),
   );
 }
 
-/// What the dashed cards on the trail mean, when there are any.
-function secretNote(view) {
+/// What the dashed cards on the trail mean, when there are any: the Fugitive's secret while the
+/// game runs, face down at that moment on a replay (which shows every card), never found after
+/// the end.
+function secretNote(view, replay) {
   if (!view.trail.some((p) => !p.face_up && p.card !== null)) return null;
-  return h('p', { class: 'trail-note' }, t(view.outcome ? 'trail.neverFound' : 'trail.secretNote'));
+  const key = view.outcome ? 'trail.neverFound' : replay ? 'trail.replayNote' : 'trail.secretNote';
+  return h('p', { class: 'trail-note' }, t(key));
 }
 
 /// How tall a deck's pile is drawn: one step for every two cards, at most eight.
 export const pileLevel = (size) => Math.min(8, Math.ceil(size / 2));
 
 /// The three decks, drawn as piles whose height shows what is left; a deck is a button when
-/// drawing from it is legal now. `recent`: the decks of the last move.
+/// drawing from it is legal now. `recent`: the decks of the last move. "You can draw here" and
+/// "drawn from in the last move" are two marks, each with its words (a deck may carry both).
 export function renderDecks(view, legal, onDraw, recent = new Set()) {
   const draws = legal?.draws ?? [];
   return h(
@@ -297,7 +315,13 @@ export function renderDecks(view, legal, onDraw, recent = new Set()) {
         h(
           'span',
           { class: 'deck-text' },
-          can ? h('span', { class: 'visually-hidden' }, `${t('decks.drawFrom')} `) : null,
+          can
+            ? h(
+                'span',
+                { class: 'deck-mark can-draw', 'data-testid': `deck-can-${deck.deck}` },
+                `${t('decks.canDraw')} `,
+              )
+            : null,
           h('span', { class: 'deck-name' }, t('decks.deck', { n: deck.deck })),
           h('span', { class: 'deck-range' }, ` ${from}–${to} `),
           h(
@@ -305,6 +329,13 @@ export function renderDecks(view, legal, onDraw, recent = new Set()) {
             { class: 'deck-size', 'data-testid': `deck-size-${deck.deck}`, 'data-size': deck.size },
             t('decks.size', { n: deck.size }),
           ),
+          recent.has(deck.deck)
+            ? h(
+                'span',
+                { class: 'deck-mark just-drawn', 'data-testid': `deck-drawn-${deck.deck}` },
+                ` ${t('decks.justDrawn')}`,
+              )
+            : null,
         ),
       ];
       // After the end the deck order is public too (R18).

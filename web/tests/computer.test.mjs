@@ -8,13 +8,13 @@ import {
   openTable,
   closeTable,
   newPlayer,
-  readTable,
   acting,
   draw,
   place,
   guess,
   shot,
-  openOptions,
+  createComputerRoom,
+  nextMove,
 } from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
@@ -56,30 +56,10 @@ const strayShares = (page) =>
 
 /// Creates a room against the computer from the landing page and opens the table.
 async function playComputer(page, role, level, assist) {
-  await page.goto(server.url);
-  await openOptions(page);
-  await page.getByTestId(`role-${role}`).check();
-  await page.getByTestId('level').selectOption(level);
-  if (assist) await page.getByTestId('notepad-assist').check();
   // One click from the landing page to the table: nobody to invite.
-  await page.getByTestId('play-computer').click();
-  await page.getByTestId('room').waitFor();
+  await createComputerRoom(page, server.url, role, { level, assist });
   assert.equal(await page.getByTestId('link-invite').count(), 0, 'no invitation: the computer has the seat');
   assert.equal(await page.getByTestId('opponent-away').count(), 0, 'the computer is at the table');
-}
-
-/// Waits until it is this page's move or the game is over; returns the table.
-async function nextMove(page) {
-  await page.waitForFunction(
-    () => {
-      const room = document.querySelector('[data-testid=room]');
-      if (!room || room.dataset.busy === 'true') return false;
-      return room.dataset.phase === 'over' || room.classList.contains('my-turn');
-    },
-    null,
-    { timeout: 30000 },
-  );
-  return readTable(page);
 }
 
 test('a whole game as the Fugitive against the computer Marshal', async () => {

@@ -2,25 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { contrast } from './colours.mjs';
 
 const css = await readFile(new URL('../style.css', import.meta.url), 'utf8');
 const vars = Object.fromEntries([...css.matchAll(/--([\w-]+):\s*(#[0-9a-fA-F]{6})/g)].map((m) => [m[1], m[2]]));
 
-function luminance(hex) {
-  const [r, g, b] = [1, 3, 5]
-    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
-    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-export function contrast(a, b) {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
-
 // [text, background] pairs as the stylesheet uses them.
 const PAIRS = [
-  ...['text', 'muted', 'fugitive', 'marshal', 'ok', 'no', 'focus'].flatMap((fg) =>
+  ...['text', 'muted', 'fugitive', 'marshal', 'ok', 'no', 'focus', 'recent'].flatMap((fg) =>
     ['bg', 'panel', 'panel-2'].map((bg) => [fg, bg]),
   ),
   ['paper-ink', 'paper'],
@@ -53,4 +42,25 @@ test('text colours reach 4.5:1 on their backgrounds (WCAG AA)', () => {
     ([, , ratio]) => !(ratio >= 4.5),
   );
   assert.deepEqual(failing, []);
+});
+
+// Marks that are not text (WCAG 1.4.11, 3:1 against what they sit on): "you can draw here", the
+// drawable deck's --ok border on the deck (--panel-2); the last move's --recent ring, around the
+// deck and the trail's cards, on the page and on the trail (--bg, --panel). Two meanings, two
+// colours.
+const MARKS = [
+  ['ok', 'panel-2'],
+  ['ok', 'bg'],
+  ['recent', 'bg'],
+  ['recent', 'panel'],
+];
+
+test('the marks of the table reach 3:1, and "you can draw here" is not the last move\'s colour', () => {
+  const failing = MARKS.map(([mark, bg]) => [mark, bg, contrast(vars[mark], vars[bg])]).filter(
+    ([, , ratio]) => !(ratio >= 3),
+  );
+  assert.deepEqual(failing, []);
+  assert.notEqual(vars.ok.toLowerCase(), vars.recent.toLowerCase());
+  assert.match(css, /\.deck\.drawable \{[^}]*var\(--ok\)/);
+  assert.match(css, /\.deck\.recent \{[^}]*var\(--recent\)/);
 });

@@ -166,6 +166,18 @@ export async function createRoom(page, url, role = 'fugitive', { series, clock }
   return { invite, spectate };
 }
 
+/// Creates a room against the computer from the landing page as `role` (at `level`, with the
+/// notepad assist when `assist`) and opens the table: one click, nobody to invite.
+export async function createComputerRoom(page, url, role, { level = 'easy', assist = false } = {}) {
+  await page.goto(url);
+  await openOptions(page);
+  await page.getByTestId(`role-${role}`).check();
+  await page.getByTestId('level').selectOption(level);
+  if (assist) await page.getByTestId('notepad-assist').check();
+  await page.getByTestId('play-computer').click();
+  await page.getByTestId('room').waitFor();
+}
+
 /// Everything the tests need to know about the table, read from the DOM.
 export function readTable(page) {
   return page.evaluate(() => {
@@ -210,6 +222,20 @@ export async function waitForTurn(page, phases) {
     wanted,
     { timeout: 15000 },
   );
+}
+
+/// Waits until it is this page's move or the game is over; returns the table.
+export async function nextMove(page) {
+  await page.waitForFunction(
+    () => {
+      const room = document.querySelector('[data-testid=room]');
+      if (!room || room.dataset.busy === 'true') return false;
+      return room.dataset.phase === 'over' || room.classList.contains('my-turn');
+    },
+    null,
+    { timeout: 30000 },
+  );
+  return readTable(page);
 }
 
 /// Runs `act` and waits until the page shows a newer state than before.

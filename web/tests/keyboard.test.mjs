@@ -65,9 +65,8 @@ test('a game played by keyboard alone, announced to screen readers', async () =>
 
   await waitForTurn(marshal, 'over');
   assert.equal((await readTable(marshal)).winner, 'marshal');
-  await fugitive.waitForFunction(() =>
-    /The Marshal wins/.test(document.querySelector('[data-testid=live]').textContent),
-  );
+  // The end is read out as the player's own result (issue 23, item 5).
+  await fugitive.waitForFunction(() => /You lose\./.test(document.querySelector('[data-testid=live]').textContent));
   assert.match(await live(fugitive), new RegExp(`Hideout ${first.hideout} at position 1 is revealed`));
   for (const page of [fugitive, marshal]) assert.deepEqual(page.errors, []);
 });

@@ -30,6 +30,7 @@ import {
   checkAxe,
   openOptions,
   createRoom,
+  nextMove as myMove,
 } from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
@@ -60,20 +61,6 @@ async function roomVia(body, { viewport = DESKTOP, reducedMotion = 'no-preferenc
   await page.goto(`${server.url}${room.links.seat}`);
   await page.getByTestId('room').waitFor();
   return { page, room };
-}
-
-/// Waits until it is this page's move (or the game is over); returns the table.
-async function myMove(page) {
-  await page.waitForFunction(
-    () => {
-      const room = document.querySelector('[data-testid=room]');
-      if (!room || room.dataset.busy === 'true') return false;
-      return room.dataset.phase === 'over' || room.classList.contains('my-turn');
-    },
-    null,
-    { timeout: 30000 },
-  );
-  return readTable(page);
 }
 
 /// The element's box lies inside the window without scrolling.
