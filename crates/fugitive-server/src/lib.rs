@@ -66,16 +66,19 @@ use crate::room::RoomLimits;
 use crate::rooms::Rooms;
 
 /// Why the server could not start or stopped with an error.
+///
+/// Each variant either says what failed and leaves the details to its `source()`, or is
+/// transparent: never both, or a report of the chain (`main`'s) says the same thing twice.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     /// The database could not be opened or migrated.
-    #[error("database: {0}")]
+    #[error("the database")]
     Db(#[from] DbError),
     /// The listener failed.
-    #[error("listener: {0}")]
+    #[error("the listener")]
     Io(#[from] std::io::Error),
     /// `--web-dir` does not hold the web client.
-    #[error("{0}")]
+    #[error(transparent)]
     NoWebClient(#[from] web::NoWebClient),
 }
 

@@ -66,14 +66,11 @@ async fn start_up_logs_the_url_the_database_and_the_web_directory_without_colour
 
     // A password never reaches the log, even when the database cannot be reached.
     let url = "postgres://fugitive:s3cr3t-pw@127.0.0.1:1/fugitive";
-    let mut child =
-        spawn("", &["--addr", &free_addr().to_string(), "--database-url", url, "--web-dir", WEB_DIR]);
-    let status =
-        tokio::time::timeout(Duration::from_secs(60), child.wait()).await.expect("it gives up").unwrap();
-    assert!(!status.success());
-    let text = output(child).await;
+    let (text, causes) =
+        failed_start(&["--addr", &free_addr().to_string(), "--database-url", url, "--web-dir", WEB_DIR]).await;
     assert!(!text.contains("s3cr3t-pw"), "{text}");
     assert!(text.contains("postgres://fugitive:***@127.0.0.1:1/fugitive"), "{text}");
+    assert_said_once(&text, &causes);
 }
 
 #[tokio::test]
@@ -104,4 +101,47 @@ async fn max_sockets_is_capped_below_the_open_files_limit_so_overload_is_a_503()
     drop(open);
     let text = output(child).await;
     assert!(text.contains("--max-sockets lowered below the open-files limit"), "{text}");
+}
+
+/// Starts the binary with `args`, waits for it to give up, and returns the chain of causes
+/// it printed (the lines under anyhow's "Caused by:", without their numbers when there are
+/// several).
+async fn failed_start(args: &[&str]) -> (String, Vec<String>) {
+    let mut child = spawn("", args);
+    let status =
+        tokio::time::timeout(Duration::from_secs(60), child.wait()).await.expect("it gives up").unwrap();
+    assert!(!status.success());
+    let text = output(child).await;
+    let causes = text
+        .lines()
+        .skip_while(|line| !line.starts_with("Caused by:"))
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty() && !line.starts_with("Stack backtrace"))
+        .map(|line| {
+            let line = line.trim();
+            match line.split_once(": ") {
+                Some((number, cause)) if number.bytes().all(|b| b.is_ascii_digit()) => cause.to_string(),
+                _ => line.to_string(),
+            }
+        })
+        .collect();
+    (text, causes)
+}
+
+/// Each cause says something the ones above it did not (issue 23: the missing web client and
+/// an unreachable database were each printed twice, as the error and again as its cause).
+fn assert_said_once(text: &str, causes: &[String]) {
+    assert!(!causes.is_empty(), "{text}");
+    for (i, cause) in causes.iter().enumerate() {
+        assert!(causes[..i].iter().all(|above| !above.contains(cause.as_str())), "printed twice: {text}");
+    }
+}
+
+#[tokio::test]
+async fn a_missing_web_client_is_said_once() {
+    let db = TestDb::sqlite();
+    let args = ["--addr", &free_addr().to_string(), "--database-url", &db.url, "--web-dir", "/nonexistent"];
+    let (text, causes) = failed_start(&args).await;
+    assert_said_once(&text, &causes);
+    assert_eq!(text.matches("the web client is not in /nonexistent").count(), 1, "{text}");
 }
