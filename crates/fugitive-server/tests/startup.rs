@@ -67,7 +67,8 @@ async fn start_up_logs_the_url_the_database_and_the_web_directory_without_colour
     // A password never reaches the log, even when the database cannot be reached.
     let url = "postgres://fugitive:s3cr3t-pw@127.0.0.1:1/fugitive";
     let (text, causes) =
-        failed_start(&["--addr", &free_addr().to_string(), "--database-url", url, "--web-dir", WEB_DIR]).await;
+        failed_start(&["--addr", &free_addr().to_string(), "--database-url", url, "--web-dir", WEB_DIR])
+            .await;
     assert!(!text.contains("s3cr3t-pw"), "{text}");
     assert!(text.contains("postgres://fugitive:***@127.0.0.1:1/fugitive"), "{text}");
     assert_said_once(&text, &causes);
