@@ -46,6 +46,20 @@ struct Socket {
 /// made for, so a request overtaken by another action is dropped.
 type Thinking = oneshot::Receiver<(u64, Option<SeatRequest>)>;
 
+/// The first pause before a room that could not read itself back tries again; each failure
+/// doubles it, up to [`LAST_PAUSE`].
+const FIRST_PAUSE: Duration = Duration::from_millis(100);
+/// The longest pause between two tries to read the room back.
+const LAST_PAUSE: Duration = Duration::from_secs(2);
+
+/// A read-back that failed, to try again.
+#[derive(Clone, Copy, Debug)]
+struct ReadAgain {
+    at: Instant,
+    /// The pause before the try after this one, should this one fail too.
+    next: Duration,
+}
+
 /// How reading the room back went.
 enum Synced {
     Yes,
@@ -67,6 +81,11 @@ pub struct Room {
     publish: Option<machine::Presence>,
     /// When this node last tried to take the room's lease.
     tried_lease: Option<Instant>,
+    /// Set while the room could not read itself back: news it heard (another node's move, the
+    /// listener's resync) is in the log but not in this copy, and nothing may ever tell of it
+    /// again (issue 23: a spectator on a third node never saw the end of a game when the
+    /// database cut the connection of that read).
+    read_again: Option<ReadAgain>,
 }
 
 impl Room {
@@ -95,6 +114,7 @@ impl Room {
             thinking: None,
             publish: None,
             tried_lease: None,
+            read_again: None,
         })
     }
 
@@ -135,6 +155,7 @@ impl Room {
         loop {
             let alarm = self.machine.alarm();
             let idle = self.machine.idle_since();
+            let read_again = self.read_again.map(|again| again.at);
             tokio::select! {
                 command = rx.recv() => match command {
                     Some(command) => {
@@ -146,6 +167,12 @@ impl Room {
                     None => break,
                 },
                 () = sleep_until(alarm), if alarm.is_some() => self.time_out().await,
+                () = sleep_until(read_again), if read_again.is_some() => {
+                    if self.hear(Heard::Resync).await.is_break() {
+                        self.flush().await;
+                        break;
+                    }
+                }
                 answer = think(&mut self.thinking), if self.thinking.is_some() => {
                     self.thinking = None;
                     let (version, request) = answer;
@@ -305,7 +332,21 @@ impl Room {
 
     /// Reads the whole room back from the database (after a failed or conflicting write, or
     /// news from another node); the sockets, each seat's remembered replies and the lease stay.
+    /// When it fails, the room tries again on its own until it succeeds ([`ReadAgain`]).
     async fn sync(&mut self) -> Synced {
+        let synced = self.read_back().await;
+        self.read_again = match synced {
+            Synced::No => {
+                let pause = self.read_again.map_or(FIRST_PAUSE, |again| again.next);
+                tracing::warn!(room = %self.id(), ?pause, "will read the room back again");
+                Some(ReadAgain { at: Instant::now() + pause, next: (pause * 2).min(LAST_PAUSE) })
+            }
+            Synced::Yes | Synced::Gone => None,
+        };
+        synced
+    }
+
+    async fn read_back(&mut self) -> Synced {
         let id = self.id();
         let stored = match self.db.load_room(id).await {
             Ok(Some(stored)) => stored,
