@@ -63,8 +63,8 @@ struct ReadAgain {
 /// How reading the room back went.
 enum Synced {
     Yes,
-    /// The database could not be read (or the log does not replay).
-    No,
+    /// The database could not be read (or the log does not replay): why.
+    No(String),
     /// The room is gone from the database (it expired).
     Gone,
 }
@@ -335,13 +335,22 @@ impl Room {
     /// When it fails, the room tries again on its own until it succeeds ([`ReadAgain`]).
     async fn sync(&mut self) -> Synced {
         let synced = self.read_back().await;
-        self.read_again = match synced {
-            Synced::No => {
-                let pause = self.read_again.map_or(FIRST_PAUSE, |again| again.next);
-                tracing::warn!(room = %self.id(), ?pause, "will read the room back again");
-                Some(ReadAgain { at: Instant::now() + pause, next: (pause * 2).min(LAST_PAUSE) })
+        let room = self.id();
+        self.read_again = match (&synced, self.read_again) {
+            (Synced::No(error), None) => {
+                tracing::error!(%room, %error, "could not read the room back; will try again");
+                Some(ReadAgain { at: Instant::now() + FIRST_PAUSE, next: FIRST_PAUSE * 2 })
             }
-            Synced::Yes | Synced::Gone => None,
+            // Said once per failing streak: a database down for a while is one line per room.
+            (Synced::No(error), Some(again)) => {
+                tracing::debug!(%room, %error, pause = ?again.next, "could not read the room back again");
+                Some(ReadAgain { at: Instant::now() + again.next, next: (again.next * 2).min(LAST_PAUSE) })
+            }
+            (Synced::Yes, Some(_)) => {
+                tracing::info!(%room, "read the room back after a failure");
+                None
+            }
+            (Synced::Yes | Synced::Gone, _) => None,
         };
         synced
     }
@@ -354,18 +363,12 @@ impl Room {
                 tracing::warn!(room = %id, "the room is gone from the database");
                 return Synced::Gone;
             }
-            Err(error) => {
-                tracing::error!(room = %id, %error, "could not read the room back");
-                return Synced::No;
-            }
+            Err(error) => return Synced::No(error.to_string()),
         };
         let accepted = stored.seqs.clone();
         let fresh = match Machine::rebuild(id, stored, self.limits, Instant::now()) {
             Ok(fresh) => fresh,
-            Err(error) => {
-                tracing::error!(room = %id, %error, "the room read back does not replay");
-                return Synced::No;
-            }
+            Err(error) => return Synced::No(format!("the room read back does not replay: {error}")),
         };
         let notepad = self.solve(fresh.game().clone()).await;
         self.machine.reload(fresh, accepted, notepad, Instant::now());
