@@ -11,7 +11,8 @@
 //!   committed); other changes (claims, rematch offers, names, chat, presence) are notified
 //!   after they commit. Each node `LISTEN`s and hands the news to the rooms it has loaded, which
 //!   read the new actions from the log. A node whose listening connection broke reconnects and
-//!   reads back every room it has loaded: notices sent meanwhile are lost.
+//!   reads back every room it has loaded: notices sent meanwhile are lost. A room whose read
+//!   fails tries again until it succeeds (`room.rs`), or what it heard would be lost too.
 //! - **One owner for what must happen once.** A room's turn clock and computer opponent run on
 //!   the node holding the room's lease: a row in `leases` with an expiry in PostgreSQL's clock,
 //!   renewed every third of the lease time by its holder. A node that dies, is cut off or

@@ -10,7 +10,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
-use axum::http::header::RETRY_AFTER;
+use axum::http::header::{CONNECTION, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -123,9 +123,33 @@ impl IntoResponse for AppError {
             AppError::RateLimited(wait) => {
                 (status, [(RETRY_AFTER, retry_after_secs(wait).to_string())], body).into_response()
             }
+            // Not kept alive for another request: a refused client that holds its connection
+            // open would hold one of the server's file descriptors with it.
+            AppError::TooManySockets => (status, [(CONNECTION, "close")], body).into_response(),
             _ => (status, body).into_response(),
         }
     }
+}
+
+/// The whole response, as bytes, to a connection refused before it is served (over the cap
+/// on connections, or taken with the spare descriptor: `open_files.rs`): the socket cap's
+/// `503 too_many_connections`, the security headers, `Connection: close`.
+pub fn refusal() -> Vec<u8> {
+    let error = AppError::TooManySockets;
+    let (status, code) = error.status_and_code();
+    let body = json!({ "error": code, "message": error.to_string() }).to_string();
+    let mut response = format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or_default(),
+        body.len()
+    );
+    for (name, value) in web::SECURITY_HEADERS {
+        response.push_str(&format!("{name}: {value}\r\n"));
+    }
+    response.push_str("\r\n");
+    response.push_str(&body);
+    response.into_bytes()
 }
 
 /// Whole seconds to wait, at least 1.

@@ -5,7 +5,10 @@
 //!   accepting, closes every socket with 1001, lets each room finish its last write, and closes
 //!   the database. `main.rs` passes ctrl-c/SIGTERM; tests pass anything.
 //! - `config.rs`: every setting, as a flag and an environment variable.
-//! - `serve.rs`: the accept loop (hyper HTTP/1 with a header read timeout).
+//! - `serve.rs`: the accept loop (hyper HTTP/1 with a header read timeout, a cap on
+//!   connections).
+//! - `open_files.rs`: the open-files limit split between the server, its WebSockets and its
+//!   HTTP connections; a spare descriptor and the `503` for a connection over its cap.
 //! - `http.rs`: the router, the REST endpoints, `AppError`.
 //! - `limit.rs`: per-address rate limits on room creation and claims.
 //! - `web.rs`: the web client's static files and the security headers.
@@ -38,6 +41,7 @@ pub mod http;
 pub mod limit;
 pub mod mailbox;
 pub mod metrics;
+pub mod open_files;
 pub mod protocol;
 pub mod replay;
 pub mod room;
@@ -66,16 +70,19 @@ use crate::room::RoomLimits;
 use crate::rooms::Rooms;
 
 /// Why the server could not start or stopped with an error.
+///
+/// Each variant either says what failed and leaves the details to its `source()`, or is
+/// transparent: never both, or a report of the chain (`main`'s) says the same thing twice.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     /// The database could not be opened or migrated.
-    #[error("database: {0}")]
+    #[error("the database")]
     Db(#[from] DbError),
     /// The listener failed.
-    #[error("listener: {0}")]
+    #[error("the listener")]
     Io(#[from] std::io::Error),
     /// `--web-dir` does not hold the web client.
-    #[error("{0}")]
+    #[error(transparent)]
     NoWebClient(#[from] web::NoWebClient),
 }
 
@@ -97,9 +104,16 @@ pub async fn run(
     // First: the rooms rebuilt below are counted in `fugitive_rooms_loaded`.
     let metrics = metrics::install();
     web::check(&config.web_dir)?;
-    config.max_sockets = cap_sockets(config.max_sockets);
+    let budget = open_files::budget(config.max_sockets);
+    config.max_sockets = budget.sockets;
     let database = without_password(&config.database_url);
-    tracing::info!(%database, web_dir = %config.web_dir.display(), max_sockets = config.max_sockets, "starting");
+    tracing::info!(
+        %database,
+        web_dir = %config.web_dir.display(),
+        max_sockets = budget.sockets,
+        max_connections = budget.connections,
+        "starting"
+    );
     let commit = CommitOptions {
         max_batch: usize::try_from(config.max_commit_batch).unwrap_or(usize::MAX),
         max_queue: usize::try_from(config.max_commit_queue).unwrap_or(usize::MAX),
@@ -158,7 +172,11 @@ pub async fn run(
         tracing::info!("shutting down");
         let _ = stop_tx.send(true);
     };
-    serve::serve(listener, app, config.header_read_timeout, signal).await;
+    let options = serve::Options {
+        header_read_timeout: config.header_read_timeout,
+        max_connections: budget.connections,
+    };
+    serve::serve(listener, app, options, signal).await;
     // Every socket task holds a permit: when all are back, every socket has closed.
     let all = u32::try_from(max_sockets).unwrap_or(u32::MAX);
     if tokio::time::timeout(Duration::from_secs(10), sockets.acquire_many(all)).await.is_err() {
@@ -201,31 +219,6 @@ pub fn without_password(database_url: &str) -> String {
         Ok(_) => database_url.to_string(),
         Err(_) => "(a database URL that does not parse)".to_string(),
     }
-}
-
-/// Raises the soft open-files limit to the hard one and caps `--max-sockets` at three
-/// quarters of it: the rest is for the database, the listener, files and plain HTTP. Above
-/// the limit the server could not accept (`Too many open files`) and every client would hang,
-/// instead of getting the documented 503.
-fn cap_sockets(requested: usize) -> usize {
-    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
-        Ok(limit) => limit,
-        Err(error) => {
-            tracing::warn!(%error, "cannot read or raise the open-files limit");
-            return requested;
-        }
-    };
-    let cap = usize::try_from(limit / 4 * 3).unwrap_or(usize::MAX).max(1);
-    if requested > cap {
-        tracing::warn!(
-            requested,
-            max_sockets = cap,
-            open_files = limit,
-            "--max-sockets lowered below the open-files limit"
-        );
-        return cap;
-    }
-    requested
 }
 
 /// Deletes idle unfinished rooms every `interval` (with several nodes, the one holding the

@@ -46,11 +46,25 @@ struct Socket {
 /// made for, so a request overtaken by another action is dropped.
 type Thinking = oneshot::Receiver<(u64, Option<SeatRequest>)>;
 
+/// The first pause before a room that could not read itself back tries again; each failure
+/// doubles it, up to [`LAST_PAUSE`].
+const FIRST_PAUSE: Duration = Duration::from_millis(100);
+/// The longest pause between two tries to read the room back.
+const LAST_PAUSE: Duration = Duration::from_secs(2);
+
+/// A read-back that failed, to try again.
+#[derive(Clone, Copy, Debug)]
+struct ReadAgain {
+    at: Instant,
+    /// The pause before the try after this one, should this one fail too.
+    next: Duration,
+}
+
 /// How reading the room back went.
 enum Synced {
     Yes,
-    /// The database could not be read (or the log does not replay).
-    No,
+    /// The database could not be read (or the log does not replay): why.
+    No(String),
     /// The room is gone from the database (it expired).
     Gone,
 }
@@ -67,6 +81,11 @@ pub struct Room {
     publish: Option<machine::Presence>,
     /// When this node last tried to take the room's lease.
     tried_lease: Option<Instant>,
+    /// Set while the room could not read itself back: news it heard (another node's move, the
+    /// listener's resync) is in the log but not in this copy, and nothing may ever tell of it
+    /// again (issue 23: a spectator on a third node never saw the end of a game when the
+    /// database cut the connection of that read).
+    read_again: Option<ReadAgain>,
 }
 
 impl Room {
@@ -95,6 +114,7 @@ impl Room {
             thinking: None,
             publish: None,
             tried_lease: None,
+            read_again: None,
         })
     }
 
@@ -135,6 +155,7 @@ impl Room {
         loop {
             let alarm = self.machine.alarm();
             let idle = self.machine.idle_since();
+            let read_again = self.read_again.map(|again| again.at);
             tokio::select! {
                 command = rx.recv() => match command {
                     Some(command) => {
@@ -146,6 +167,12 @@ impl Room {
                     None => break,
                 },
                 () = sleep_until(alarm), if alarm.is_some() => self.time_out().await,
+                () = sleep_until(read_again), if read_again.is_some() => {
+                    if self.hear(Heard::Resync).await.is_break() {
+                        self.flush().await;
+                        break;
+                    }
+                }
                 answer = think(&mut self.thinking), if self.thinking.is_some() => {
                     self.thinking = None;
                     let (version, request) = answer;
@@ -305,7 +332,30 @@ impl Room {
 
     /// Reads the whole room back from the database (after a failed or conflicting write, or
     /// news from another node); the sockets, each seat's remembered replies and the lease stay.
+    /// When it fails, the room tries again on its own until it succeeds ([`ReadAgain`]).
     async fn sync(&mut self) -> Synced {
+        let synced = self.read_back().await;
+        let room = self.id();
+        self.read_again = match (&synced, self.read_again) {
+            (Synced::No(error), None) => {
+                tracing::error!(%room, %error, "could not read the room back; will try again");
+                Some(ReadAgain { at: Instant::now() + FIRST_PAUSE, next: FIRST_PAUSE * 2 })
+            }
+            // Said once per failing streak: a database down for a while is one line per room.
+            (Synced::No(error), Some(again)) => {
+                tracing::debug!(%room, %error, pause = ?again.next, "could not read the room back again");
+                Some(ReadAgain { at: Instant::now() + again.next, next: (again.next * 2).min(LAST_PAUSE) })
+            }
+            (Synced::Yes, Some(_)) => {
+                tracing::info!(%room, "read the room back after a failure");
+                None
+            }
+            (Synced::Yes | Synced::Gone, _) => None,
+        };
+        synced
+    }
+
+    async fn read_back(&mut self) -> Synced {
         let id = self.id();
         let stored = match self.db.load_room(id).await {
             Ok(Some(stored)) => stored,
@@ -313,18 +363,12 @@ impl Room {
                 tracing::warn!(room = %id, "the room is gone from the database");
                 return Synced::Gone;
             }
-            Err(error) => {
-                tracing::error!(room = %id, %error, "could not read the room back");
-                return Synced::No;
-            }
+            Err(error) => return Synced::No(error.to_string()),
         };
         let accepted = stored.seqs.clone();
         let fresh = match Machine::rebuild(id, stored, self.limits, Instant::now()) {
             Ok(fresh) => fresh,
-            Err(error) => {
-                tracing::error!(room = %id, %error, "the room read back does not replay");
-                return Synced::No;
-            }
+            Err(error) => return Synced::No(format!("the room read back does not replay: {error}")),
         };
         let notepad = self.solve(fresh.game().clone()).await;
         self.machine.reload(fresh, accepted, notepad, Instant::now());

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use axum::Router;
 use axum::body::Body;
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS};
-use axum::http::{HeaderValue, Request, StatusCode};
+use axum::http::{HeaderName, HeaderValue, Request, StatusCode};
 use axum::response::IntoResponse;
 use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
@@ -25,6 +25,10 @@ const NOT_SERVED: &[&str] = &["tests", "test-results", "node_modules"];
 /// Scripts, styles, images and sockets from this server only; no plugins, no framing.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
      connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+/// The headers every response carries, those written by hand too (`http::refusal`).
+pub const SECURITY_HEADERS: [(HeaderName, &str); 3] =
+    [(CONTENT_SECURITY_POLICY, CSP), (X_CONTENT_TYPE_OPTIONS, "nosniff"), (REFERRER_POLICY, "no-referrer")];
 
 /// Why the server refuses to start with this web directory.
 #[derive(Debug, thiserror::Error)]
@@ -79,18 +83,11 @@ pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
         .layer(SetResponseHeaderLayer::overriding(CACHE_CONTROL, no_cache))
 }
 
-/// The headers every response carries.
+/// The headers every response carries ([`SECURITY_HEADERS`]).
 pub fn security_headers(router: Router) -> Router {
-    router
-        .layer(SetResponseHeaderLayer::if_not_present(CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        ))
+    SECURITY_HEADERS.into_iter().fold(router, |router, (name, value)| {
+        router.layer(SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value)))
+    })
 }
 
 #[cfg(test)]

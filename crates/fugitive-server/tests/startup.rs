@@ -66,14 +66,12 @@ async fn start_up_logs_the_url_the_database_and_the_web_directory_without_colour
 
     // A password never reaches the log, even when the database cannot be reached.
     let url = "postgres://fugitive:s3cr3t-pw@127.0.0.1:1/fugitive";
-    let mut child =
-        spawn("", &["--addr", &free_addr().to_string(), "--database-url", url, "--web-dir", WEB_DIR]);
-    let status =
-        tokio::time::timeout(Duration::from_secs(60), child.wait()).await.expect("it gives up").unwrap();
-    assert!(!status.success());
-    let text = output(child).await;
+    let (text, causes) =
+        failed_start(&["--addr", &free_addr().to_string(), "--database-url", url, "--web-dir", WEB_DIR])
+            .await;
     assert!(!text.contains("s3cr3t-pw"), "{text}");
     assert!(text.contains("postgres://fugitive:***@127.0.0.1:1/fugitive"), "{text}");
+    assert_said_once(&text, &causes);
 }
 
 #[tokio::test]
@@ -83,7 +81,8 @@ async fn max_sockets_is_capped_below_the_open_files_limit_so_overload_is_a_503()
     let args = ["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", WEB_DIR];
     let args: Vec<&str> =
         args.iter().copied().chain(["--max-sockets", "100000", "--max-sockets-per-room", "1000"]).collect();
-    // 128 files at most, hard and soft: 96 sockets.
+    // 128 files at most, hard and soft: 64 for the server itself, 48 sockets (three quarters
+    // of the rest) and 8 HTTP connections (two files each).
     let child = spawn("ulimit -n 128 &&", &args);
     wait_listening(addr).await;
     let seats = create_room(addr, json!({})).await;
@@ -98,10 +97,148 @@ async fn max_sockets_is_capped_below_the_open_files_limit_so_overload_is_a_503()
         }
     };
     assert_eq!(refused, 503);
-    assert_eq!(open.len(), 96);
+    assert_eq!(open.len(), 48);
     // The server still answers everything else.
     assert_eq!(common::http_text(addr, "GET", "/healthz", None).await.0, 200);
     drop(open);
     let text = output(child).await;
     assert!(text.contains("--max-sockets lowered below the open-files limit"), "{text}");
+}
+
+/// Starts the binary with `args`, waits for it to give up, and returns the chain of causes
+/// it printed (the lines under anyhow's "Caused by:", without their numbers when there are
+/// several).
+async fn failed_start(args: &[&str]) -> (String, Vec<String>) {
+    let mut child = spawn("", args);
+    let status =
+        tokio::time::timeout(Duration::from_secs(60), child.wait()).await.expect("it gives up").unwrap();
+    assert!(!status.success());
+    let text = output(child).await;
+    let causes = text
+        .lines()
+        .skip_while(|line| !line.starts_with("Caused by:"))
+        .skip(1)
+        .take_while(|line| !line.trim().is_empty() && !line.starts_with("Stack backtrace"))
+        .map(|line| {
+            let line = line.trim();
+            match line.split_once(": ") {
+                Some((number, cause)) if number.bytes().all(|b| b.is_ascii_digit()) => cause.to_string(),
+                _ => line.to_string(),
+            }
+        })
+        .collect();
+    (text, causes)
+}
+
+/// Each cause says something the ones above it did not (issue 23: the missing web client and
+/// an unreachable database were each printed twice, as the error and again as its cause).
+fn assert_said_once(text: &str, causes: &[String]) {
+    assert!(!causes.is_empty(), "{text}");
+    for (i, cause) in causes.iter().enumerate() {
+        assert!(causes[..i].iter().all(|above| !above.contains(cause.as_str())), "printed twice: {text}");
+    }
+}
+
+#[tokio::test]
+async fn a_missing_web_client_is_said_once() {
+    let db = TestDb::sqlite();
+    let args = ["--addr", &free_addr().to_string(), "--database-url", &db.url, "--web-dir", "/nonexistent"];
+    let (text, causes) = failed_start(&args).await;
+    assert_said_once(&text, &causes);
+    assert_eq!(text.matches("the web client is not in /nonexistent").count(), 1, "{text}");
+}
+
+/// A WebSocket upgrade on a raw connection of our own, so that the test decides when it closes.
+async fn upgrade(addr: std::net::SocketAddr, room: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "GET /ws/v1/rooms/{room} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    tcp
+}
+
+/// Reads a response's head: its status and its `Content-Length` (0 when it has none).
+async fn response_head(tcp: &mut tokio::net::TcpStream) -> (u16, usize) {
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8];
+        let read = tcp.read(&mut byte).await.unwrap();
+        assert_eq!(read, 1, "the connection ended before the response's head: {head:?}");
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8(head).unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let length = head
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .find(|(name, _)| name.eq_ignore_ascii_case("content-length"))
+        .map_or(0, |(_, value)| value.trim().parse().unwrap());
+    (status, length)
+}
+
+/// Issue 23: with every connection held open, the refused ones too, the server ran out of
+/// file descriptors: `Too many open files` in its log, and a new connection hung. Now every
+/// connection the server does not serve is answered 503 and closed at once, plain HTTP ones
+/// are capped too, and a spare descriptor answers even a connection accepted beyond the limit.
+#[tokio::test]
+async fn held_connections_never_exhaust_the_open_files_limit() {
+    let db = TestDb::sqlite();
+    let addr = free_addr();
+    let args = ["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", WEB_DIR];
+    // A long header timeout: a refused connection must close at once, not when idle too long.
+    let args: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--max-sockets", "10000", "--max-sockets-per-room", "10000", "--header-read-timeout", "10m"])
+        .collect();
+    let child = spawn("ulimit -n 256 &&", &args);
+    wait_listening(addr).await;
+    let seats = create_room(addr, json!({})).await;
+
+    let mut held = Vec::new();
+    let mut refused = 0;
+    for _ in 0..300 {
+        let mut tcp = upgrade(addr, &seats.room).await;
+        let (status, length) =
+            tokio::time::timeout(PATIENCE, response_head(&mut tcp)).await.expect("an answer, not a hang");
+        match status {
+            101 => {}
+            503 => {
+                refused += 1;
+                // The body, then the end: the server closed its side at once.
+                let mut rest = Vec::new();
+                // (A reset after the answer is an end too.)
+                let end = tokio::time::timeout(PATIENCE, tcp.read_to_end(&mut rest)).await;
+                end.expect("a refused connection is closed, not held").ok();
+                assert_eq!(rest.len(), length, "{}", String::from_utf8_lossy(&rest));
+                let body: serde_json::Value = serde_json::from_slice(&rest).unwrap();
+                assert_eq!(body["error"], "too_many_connections", "{body}");
+            }
+            other => panic!("an upgrade answered {other}"),
+        }
+        // Every connection stays open on this side.
+        held.push(tcp);
+    }
+    assert!(refused > 0, "the open-files limit was never reached");
+    // A fresh connection is answered, not left to hang.
+    let (status, _) = common::http_text(addr, "GET", "/healthz", None).await;
+    assert!(status == 200 || status == 503, "{status}");
+
+    // Once the held connections close, the server serves as before.
+    drop(held);
+    let started = tokio::time::Instant::now();
+    let client = loop {
+        if let Ok(client) = Client::connect_with_origin(addr, &seats.room, None).await {
+            break client;
+        }
+        assert!(started.elapsed() < PATIENCE, "no socket once the others closed");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(common::http_text(addr, "GET", "/healthz", None).await.0, 200);
+    drop(client);
+    let text = output(child).await;
+    assert!(!text.contains("Too many open files"), "{text}");
 }

@@ -18,12 +18,17 @@ pub struct ChildServer {
 impl ChildServer {
     /// Starts the binary on a free port over `db`, with extra flags; waits until it listens.
     pub async fn spawn(db: &TestDb, args: &[&str]) -> ChildServer {
+        ChildServer::spawn_on(&db.url, args).await
+    }
+
+    /// [`ChildServer::spawn`] on a database URL of its own (`db.url` with parameters, say).
+    pub async fn spawn_on(database_url: &str, args: &[&str]) -> ChildServer {
         let addr = {
             let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             probe.local_addr().unwrap()
         };
         let process = Command::new(env!("CARGO_BIN_EXE_fugitive-server"))
-            .args(["--addr", &addr.to_string(), "--database-url", &db.url, "--web-dir", super::WEB_DIR])
+            .args(["--addr", &addr.to_string(), "--database-url", database_url, "--web-dir", super::WEB_DIR])
             .args(["--max-messages-per-sec", "1000", "--max-rooms-per-minute", "100000"])
             .args(args)
             .env("RUST_LOG", "warn")

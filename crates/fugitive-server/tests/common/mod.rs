@@ -68,15 +68,43 @@ impl TestDb {
     /// PostgreSQL only: makes the database refuse every connection (and ends the open ones), or
     /// accept them again.
     pub async fn refuse_connections(&self, refuse: bool) {
+        self.allow_new_connections(!refuse).await;
+        if refuse {
+            use sqlx::Connection;
+            let (admin, name) = self.postgres.as_ref().expect("a PostgreSQL database");
+            let mut conn = sqlx::PgConnection::connect(admin).await.unwrap();
+            let kill =
+                format!("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'");
+            sqlx::Executor::execute(&mut conn, kill.as_str()).await.unwrap();
+            conn.close().await.unwrap();
+        }
+    }
+
+    /// PostgreSQL only: makes the database refuse new connections (the open ones go on), or
+    /// accept them again.
+    pub async fn allow_new_connections(&self, allow: bool) {
         use sqlx::Connection;
         let (admin, name) = self.postgres.as_ref().expect("a PostgreSQL database");
         let mut conn = sqlx::PgConnection::connect(admin).await.unwrap();
-        let allow = if refuse { "false" } else { "true" };
         let sql = format!("ALTER DATABASE {name} WITH ALLOW_CONNECTIONS {allow}");
         sqlx::Executor::execute(&mut conn, sql.as_str()).await.unwrap();
-        if refuse {
-            let kill =
-                format!("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'");
+        conn.close().await.unwrap();
+    }
+
+    /// PostgreSQL only: ends every connection to the database (the nodes' pools and their
+    /// listening connections alike) every `every`, for `during`, as `pg_terminate_backend` by
+    /// an operator or a failing network would. Runs until `during` is over.
+    pub async fn cut_connections(&self, every: Duration, during: Duration) {
+        use sqlx::Connection;
+        let (admin, name) = self.postgres.as_ref().expect("a PostgreSQL database");
+        let mut conn = sqlx::PgConnection::connect(admin).await.unwrap();
+        let kill = format!(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+        );
+        let end = tokio::time::Instant::now() + during;
+        let mut tick = tokio::time::interval(every);
+        while tick.tick().await < end {
             sqlx::Executor::execute(&mut conn, kill.as_str()).await.unwrap();
         }
         conn.close().await.unwrap();
