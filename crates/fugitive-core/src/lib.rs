@@ -23,7 +23,8 @@
 //!   lie (R9, R10, F1, M1), the one statement of that rule.
 //! - What the public record says about the face-down hideouts: [`Evidence`] (`evidence.rs`),
 //!   the rules read from a Marshal's or spectator's view; [`TrailCount`] (`trails.rs`), the
-//!   trails that fit it.
+//!   trails that fit it; [`Candidates`] (`candidates.rs`, [`View::candidates`]), what each
+//!   face-down position can be by the public rules alone, which the Marshal's aids show.
 //! - Event variants (`events/`, `EVENTS.md` E1–E5; nothing there knows the game): [`EventCard`]
 //!   (each card's id, icon and effect as primitives; the names and texts are the web client's
 //!   translations), [`EventDeal`] and [`DeckCard`] (the set-up), [`Decision`] and [`Choice`]
@@ -64,6 +65,7 @@
 #![warn(missing_docs)]
 
 mod action;
+mod candidates;
 mod card;
 mod deck;
 mod events;
@@ -81,6 +83,7 @@ mod turn;
 mod view;
 
 pub use action::{Action, ActionError};
+pub use candidates::{Candidates, PositionNumbers, RuledOut, Ruling};
 pub use card::{Card, Cards, CardsIter};
 pub use deck::{Deal, DealError, Deck, Seed};
 pub use events::{Choice, Decision, DeckCard, EventCard, EventDeal, Icon, TrailEffect, TrailEvent};
