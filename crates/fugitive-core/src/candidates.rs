@@ -39,8 +39,8 @@ use crate::view::View;
 pub struct Candidates {
     /// Every face-down position, in trail order, with the numbers it can be.
     pub positions: Vec<PositionNumbers>,
-    /// Every number 1–41 that no face-down position can be, ascending, with why.
-    pub ruled_out: Vec<RuledOut>,
+    /// Every number 1–41 that no face-down position can be, by why.
+    pub ruled_out: RuledOut,
     /// The numbers of wrong guesses of two or more numbers the record has not explained yet
     /// (one of them was no face-down hideout then, but which is not known) that some position
     /// can still be.
@@ -56,13 +56,52 @@ pub struct PositionNumbers {
     pub numbers: Cards,
 }
 
-/// A number no face-down position can be, and the first reason that applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The numbers 1–41 that no face-down position can be, each under the first reason that
+/// applies ([`Ruling`]'s order): every such number in exactly one set. Grouped by reason rather
+/// than listed number by number, so that a state frame carries them in a few bytes each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuledOut {
-    /// The number, 1–41.
-    pub number: Card,
-    /// Why.
-    pub why: Ruling,
+    /// Face-up hideouts ([`Ruling::Revealed`]).
+    pub revealed: Cards,
+    /// Face-up sprint cards and those M2 Informant showed ([`Ruling::Sprint`]).
+    pub sprint: Cards,
+    /// Her hand ([`Ruling::Held`]).
+    pub held: Cards,
+    /// Ruled out by wrong guesses ([`Ruling::Guessed`]).
+    pub guessed: Cards,
+    /// Left no place by the trail's order, reach and draws ([`Ruling::Trail`]).
+    pub trail: Cards,
+}
+
+impl RuledOut {
+    /// Every number ruled out, whatever the reason.
+    pub fn all(&self) -> Cards {
+        self.revealed.union(self.sprint).union(self.held).union(self.guessed).union(self.trail)
+    }
+
+    /// Why `number` is ruled out, if it is.
+    pub fn why(&self, number: Card) -> Option<Ruling> {
+        [
+            (self.revealed, Ruling::Revealed),
+            (self.sprint, Ruling::Sprint),
+            (self.held, Ruling::Held),
+            (self.guessed, Ruling::Guessed),
+            (self.trail, Ruling::Trail),
+        ]
+        .into_iter()
+        .find_map(|(numbers, why)| numbers.contains(number).then_some(why))
+    }
+
+    fn insert(&mut self, number: Card, why: Ruling) {
+        let set = match why {
+            Ruling::Revealed => &mut self.revealed,
+            Ruling::Sprint => &mut self.sprint,
+            Ruling::Held => &mut self.held,
+            Ruling::Guessed => &mut self.guessed,
+            Ruling::Trail => &mut self.trail,
+        };
+        set.insert(number);
+    }
 }
 
 /// Why no face-down position can be a number, the first that applies in this order.
@@ -100,24 +139,21 @@ impl Candidates {
             let count = evidence.without_guesses().count_trails();
             count.positions.iter().flat_map(|p| p.numbers.iter().map(|&(n, _)| n)).collect::<Cards>()
         });
-        let ruled_out = Cards::range(1, 41)
-            .difference(possible)
-            .iter()
-            .map(|number| {
-                let why = if revealed.contains(number) {
-                    Ruling::Revealed
-                } else if evidence.face_up().contains(number) {
-                    Ruling::Sprint
-                } else if evidence.hand().contains(number) {
-                    Ruling::Held
-                } else if unguessed.is_some_and(|n| n.contains(number)) {
-                    Ruling::Guessed
-                } else {
-                    Ruling::Trail
-                };
-                RuledOut { number, why }
-            })
-            .collect();
+        let mut ruled_out = RuledOut::default();
+        for number in Cards::range(1, 41).difference(possible) {
+            let why = if revealed.contains(number) {
+                Ruling::Revealed
+            } else if evidence.face_up().contains(number) {
+                Ruling::Sprint
+            } else if evidence.hand().contains(number) {
+                Ruling::Held
+            } else if unguessed.is_some_and(|n| n.contains(number)) {
+                Ruling::Guessed
+            } else {
+                Ruling::Trail
+            };
+            ruled_out.insert(number, why);
+        }
         Candidates { positions, ruled_out, doubtful: evidence.doubtful().intersection(possible) }
     }
 
@@ -128,7 +164,7 @@ impl Candidates {
 
     /// Why no face-down position can be `number`; `None` when some can.
     pub fn why(&self, number: Card) -> Option<Ruling> {
-        self.ruled_out.iter().find(|r| r.number == number).map(|r| r.why)
+        self.ruled_out.why(number)
     }
 }
 

@@ -108,7 +108,7 @@ fn r12_face_up_numbers_say_why_they_are_ruled_out() {
     // 6 to 8 above the found 5, less 7 and 8 in her hand.
     assert_eq!(numbers(candidates.at(2)), [6]);
     // Every number 1–41 is a candidate somewhere or ruled out, never both.
-    let ruled: Cards = candidates.ruled_out.iter().map(|r| r.number).collect();
+    let ruled = candidates.ruled_out.all();
     let possible = candidates.positions.iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers));
     assert_eq!(ruled.union(possible), Cards::range(1, 41));
     assert!(ruled.intersection(possible).is_empty());
@@ -190,7 +190,10 @@ fn check(game: &Game) {
             }
         }
         // Every number 1–41 is a candidate or ruled out; the doubtful ones are candidates.
-        let ruled: Cards = candidates.ruled_out.iter().map(|r| r.number).collect();
+        let ruled = candidates.ruled_out.all();
+        let out = &candidates.ruled_out;
+        let sets = [out.revealed, out.sprint, out.held, out.guessed, out.trail];
+        assert_eq!(sets.iter().map(|s| s.len()).sum::<usize>(), ruled.len(), "{who}: one reason each");
         let possible = candidates.positions.iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers));
         assert_eq!(ruled.union(possible), Cards::range(1, 41), "{who}: {}", context());
         assert!(ruled.intersection(possible).is_empty(), "{who}: {}", context());
@@ -200,15 +203,10 @@ fn check(game: &Game) {
     for p in &hers.positions {
         assert!(p.numbers.is_subset(public.at(p.position)), "position {}: {}", p.position, context());
     }
-    let marshal_hand = game.hand(Role::Marshal);
-    for r in &hers.ruled_out {
-        match r.why {
-            Ruling::Held => assert!(marshal_hand.contains(r.number)),
-            Ruling::Revealed | Ruling::Sprint => assert!(game.trail().face_up().contains(r.number)),
-            Ruling::Guessed | Ruling::Trail => {}
-        }
-    }
-    assert!(public.ruled_out.iter().all(|r| r.why != Ruling::Held), "a spectator does not see her hand");
+    assert!(hers.ruled_out.held.is_subset(game.hand(Role::Marshal)));
+    let face_up = game.trail().face_up();
+    assert!(hers.ruled_out.revealed.union(hers.ruled_out.sprint).is_subset(face_up));
+    assert!(public.ruled_out.held.is_empty(), "a spectator does not see her hand");
 }
 
 proptest! {
