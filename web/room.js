@@ -7,7 +7,7 @@ import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
 import { h, replace, announce } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
-import { renderTrail, renderDecks, renderSeats, statusText, toMove, tickClocks, lastMove } from './table.js';
+import { renderTrail, renderDecks, renderSeats, statusText, tickClocks, lastMove } from './table.js';
 import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } from './fugitive.js';
 import {
   loadMarks,
@@ -344,8 +344,8 @@ class RoomPage {
   alertTurn(before, msg) {
     const view = msg.view;
     if (!before || view.viewer === 'spectator' || view.outcome) return;
-    const mineNow = toMove(view.phase) === view.viewer;
-    const mineBefore = before.game === msg.game && toMove(before.view.phase) === before.view.viewer;
+    const mineNow = view.to_move === view.viewer;
+    const mineBefore = before.game === msg.game && before.view.to_move === before.view.viewer;
     if (!mineNow || mineBefore || document.visibilityState === 'visible') return;
     if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
       try {
@@ -408,7 +408,7 @@ class RoomPage {
       play(view.viewer === 'spectator' || view.outcome.winner === view.viewer ? 'won' : 'lost');
     } else if (fresh.some((e) => e.type === 'manhunt_started')) play('manhunt');
     else if (fresh.some((e) => e.type === 'revealed')) play('found');
-    else if (toMove(view.phase) === view.viewer && toMove(before.view.phase) !== before.view.viewer) play('turn');
+    else if (view.to_move === view.viewer && before.view.to_move !== before.view.viewer) play('turn');
   }
 
   /// Tells a screen reader what changed: new history entries by the other side, and the turn.
@@ -416,9 +416,9 @@ class RoomPage {
     const view = msg.view;
     const sameGame = before && before.game === msg.game;
     const seen = sameGame ? before.view.history.length : view.history.length;
-    const lines = view.history.slice(seen).map((e) => describe(e, view.viewer));
-    const myTurnNow = toMove(view.phase) === view.viewer;
-    const myTurnBefore = sameGame && toMove(before.view.phase) === before.view.viewer;
+    const lines = view.history.slice(seen).map((e) => describe(e, view.viewer, view.decks));
+    const myTurnNow = view.to_move === view.viewer;
+    const myTurnBefore = sameGame && before.view.to_move === before.view.viewer;
     if (before && !sameGame && this.notice) lines.push(this.notice);
     if (!before || (myTurnNow && !myTurnBefore) || lines.length) lines.push(statusText(view));
     if (view.outcome && lines.length === 0) return;
@@ -450,7 +450,7 @@ class RoomPage {
     const follow = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 8;
     const kept = old ? old.scrollTop : 0;
     replace(this.root, this.msg ? this.table() : this.waiting());
-    const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
+    const myTurn = this.msg && this.msg.view.to_move === this.msg.view.viewer;
     if (!this.flashing) document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
     const log = this.root.querySelector('.log');
     if (log) log.scrollTop = follow ? log.scrollHeight : kept;
@@ -510,7 +510,7 @@ class RoomPage {
     const me = view.viewer;
     const over = view.outcome;
     const status = over ? this.outcomeText() : statusText(view);
-    const mover = toMove(view.phase);
+    const mover = view.to_move;
     const recent = lastMove(view);
     const live = this.busy ? null : legal;
     const decks = renderDecks(view, live, (deck) => this.act({ type: 'draw', deck }), recent.decks);
@@ -581,7 +581,7 @@ class RoomPage {
   lastMoveLine(recent) {
     if (!recent.entries.length || this.msg.view.outcome) return null;
     const text = recent.entries
-      .map((e) => describe(e, this.msg.view.viewer))
+      .map((e) => describe(e, this.msg.view.viewer, this.msg.view.decks))
       .filter(Boolean)
       .join(' ');
     if (!text) return null;

@@ -60,6 +60,13 @@ test('under exactly_two the first hideout must take one of the listed sprint set
   assert.match(checkPlacement(v, l, pick(30)).text, /30 is too far/);
 });
 
+/// The decks as a view carries them, with their ranges (R2).
+const DECKS = [
+  { deck: 1, low: 4, high: 14, size: 5, cards: null },
+  { deck: 2, low: 15, high: 28, size: 9, cards: null },
+  { deck: 3, low: 29, high: 41, size: 13, cards: null },
+];
+
 const EVENTS = [
   { type: 'drew', role: 'fugitive', deck: 2, card: 17 },
   { type: 'drew', role: 'marshal', deck: 1, card: null },
@@ -113,7 +120,7 @@ test('every history entry is a filled-in sentence in every language, for every v
     setLanguage(lang);
     for (const viewer of ['fugitive', 'marshal', 'spectator']) {
       for (const event of EVENTS) {
-        const text = sentence(event, viewer);
+        const text = sentence(event, viewer, DECKS);
         assert.ok(text.length > 8, `${lang} ${viewer} ${event.type}: "${text}"`);
         assert.doesNotMatch(text, /[{}]|undefined|null|\.\w+\./, `${lang} ${viewer} ${event.type}: "${text}"`);
       }
@@ -125,7 +132,7 @@ test('every history entry is a filled-in sentence in every language, for every v
   assert.equal(sentence(EVENTS[6], 'marshal'), 'The Fugitive placed a hideout at position 2 with 1 sprint card.');
   const entry = (type) => EVENTS.find((e) => e.type === type);
   assert.equal(sentence(entry('event_drawn'), 'fugitive'), 'The Marshal drew the event Dragnet from deck 2.');
-  assert.equal(sentence(entry('stakeout_counted'), 'fugitive'), 'One face-down hideout lies in 15–28.');
+  assert.equal(sentence(entry('stakeout_counted'), 'fugitive', DECKS), 'One face-down hideout lies in 15–28.');
   setLanguage('de');
   assert.equal(sentence(entry('event_drawn'), 'marshal'), 'Du hast das Ereignis Ringfahndung von Stapel 2 gezogen.');
   assert.equal(sentence(EVENTS.at(-1), 'marshal'), 'Der Flüchtende hat keine Bonuskarte gezogen.');
