@@ -226,7 +226,7 @@ export default {
   'place.why.notAbove': '{card} ist nicht höher als {last}, die letzte Karte der Reihe.',
   'place.why.tooFar': '{card} liegt {distance} über {last}: Du brauchst Sprint +{need}, du hast +{have}.',
   'place.why.unreachable': '{card} ist zu weit: Deine übrigen Karten ergeben keinen Sprint von +{need}.',
-  'place.why.sprint42': 'Die 42 kann nicht als Sprintkarte verwendet werden.',
+  'place.why.notSprint': 'Als Sprintkarten unter {card} hier nicht erlaubt: {cards}.',
   'place.why.noSecond': 'Nach {card} könntest du kein zweites Versteck legen, und der erste Zug verlangt zwei.',
   'place.why.oneOf': 'Im ersten Zug braucht {card} eine dieser Sprint-Kombinationen: {sets}.',
   'place.button': 'Versteck legen',

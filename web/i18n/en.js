@@ -230,7 +230,7 @@ export default {
   'place.why.notAbove': '{card} is not above {last}, the last card of the trail.',
   'place.why.tooFar': '{card} is {distance} above {last}: you need sprint +{need}, you have +{have}.',
   'place.why.unreachable': '{card} is too far: your other cards cannot add up to sprint +{need}.',
-  'place.why.sprint42': '42 cannot be used as a sprint card.',
+  'place.why.notSprint': 'Not allowed as sprint cards under {card} here: {cards}.',
   'place.why.noSecond': 'After {card} you could not place a second hideout, and the first turn needs two.',
   'place.why.oneOf': 'On the first turn, {card} needs one of these sprint sets: {sets}.',
   'place.button': 'Place hideout',

@@ -231,7 +231,7 @@ export default {
   'place.why.notAbove': '{card} n’est pas au-dessus de {last}, la dernière carte de la rangée.',
   'place.why.tooFar': '{card} est {distance} au-dessus de {last} : il te faut un sprint de +{need}, tu as +{have}.',
   'place.why.unreachable': '{card} est trop loin : tes autres cartes n’atteignent pas un sprint de +{need}.',
-  'place.why.sprint42': 'Le 42 ne peut pas servir de carte Sprint.',
+  'place.why.notSprint': 'Interdites comme cartes Sprint sous le {card} ici : {cards}.',
   'place.why.noSecond':
     'Après {card}, tu ne pourrais pas poser de deuxième cachette, et le premier tour en demande deux.',
   'place.why.oneOf': 'Au premier tour, {card} demande l’une de ces combinaisons de sprint : {sets}.',

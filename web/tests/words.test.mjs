@@ -39,7 +39,13 @@ test('a placement the server allows is legal; the panel says why others are not 
   assert.equal(checkPlacement(v, l, pick(12, [9, 14])).ok, false);
   assert.match(checkPlacement(v, l, pick(12, [9, 14])).text, /12 is 7 above 5: you need sprint \+4, you have \+3/);
   assert.match(checkPlacement(v, l, pick(4)).text, /4 is not above 5/);
-  assert.match(checkPlacement(v, l, pick(12, [42])).text, /42 cannot be used as a sprint card/);
+  // The sprint cards allowed are the server's `from` (42 never is, R11): the client checks nothing else.
+  assert.match(checkPlacement(v, l, pick(12, [42, 2, 8])).text, /Not allowed as sprint cards under 12 here: 42/);
+  assert.equal(checkPlacement(v, l, pick(12, [42, 2, 8])).ok, false);
+  // On an M1 Roadblock space the server allows none.
+  const roadblock = legal([{ hideout: 8, sprints: { kind: 'at_least', value: 0, from: [] } }]);
+  assert.equal(checkPlacement(v, roadblock, pick(8)).ok, true);
+  assert.match(checkPlacement(v, roadblock, pick(8, [2])).text, /under 8 here: 2/);
   assert.match(checkPlacement(v, l, pick(30)).text, /30 is too far/);
   assert.equal(checkPlacement(v, l, pick(null, [2])).ok, false);
   assert.match(checkPlacement(v, l, pick(12)).text, /you need sprint \+4, you have \+0/);
