@@ -596,6 +596,7 @@ class RoomPage {
   notebook() {
     const { view, legal } = this.msg;
     this.notes.assist = this.msg.notepad;
+    this.notes.candidates = this.msg.candidates;
     return renderNotebook(view, this.busy ? null : legal, this.notes, this.inspected, {
       pick: (n) => {
         this.notes.mode = 'guess';
@@ -648,11 +649,12 @@ class RoomPage {
     if (view.outcome) return null;
     const single = legal?.guess?.single ?? false;
     this.notes.assist = this.msg.notepad;
+    this.notes.candidates = this.msg.candidates;
     this.notes.inspected = this.inspected;
     const action = renderGuessAction(view, live, this.notes, {
       guess: (force) => {
         const numbers = [...this.notes.selected].sort((a, b) => a - b);
-        const warnings = force ? [] : guessWarnings(view, this.notes.assist, numbers);
+        const warnings = force ? [] : guessWarnings(this.notes.candidates, this.notes.assist, numbers);
         if (warnings.length) {
           this.notes.warning = warnings;
           this.render();
