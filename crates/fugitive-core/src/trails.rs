@@ -16,6 +16,7 @@
 //! sequences of 1–41.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use crate::card::Card;
 use crate::deck::Deck;
@@ -40,12 +41,40 @@ pub struct PositionTrails {
 }
 
 /// The programme's state after a position (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct State {
     number: u8,
     count: u8,
     open: u64,
 }
+
+impl Hash for State {
+    fn hash<H: Hasher>(&self, hasher: &mut H) {
+        hasher.write_u64(self.open.rotate_left(16) ^ u64::from(self.number) << 8 ^ u64::from(self.count));
+    }
+}
+
+/// A multiplicative hasher for [`State`]: the programme does a map lookup per transition, and
+/// the standard library's SipHash was most of its time (the server makes the public candidates
+/// on the room's actor, twice per action).
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Map<V> = HashMap<State, V, BuildHasherDefault<StateHasher>>;
 
 /// The deck of a number, if it is neither card 0 nor a fixed card (1, 2, 3, 42).
 fn deck(number: u8) -> Option<Deck> {
@@ -57,12 +86,12 @@ impl Evidence {
     pub fn count_trails(&self) -> TrailCount {
         let n = self.positions().len();
         let start = State { number: 0, count: 0, open: self.all_open() };
-        let mut forward: Vec<HashMap<State, u64>> = vec![HashMap::from([(start, 1)])];
+        let mut forward: Vec<Map<u64>> = vec![Map::from_iter([(start, 1)])];
         if self.impossible() {
             forward[0].clear();
         }
         for i in 1..=n {
-            let mut layer = HashMap::new();
+            let mut layer = Map::default();
             for (&state, &count) in &forward[i - 1] {
                 self.successors(i, state, |next| *layer.entry(next).or_insert(0) += count);
             }
@@ -70,7 +99,7 @@ impl Evidence {
         }
         let trails: u64 = forward[n].values().sum();
         // Backward: how many ways each state can be completed.
-        let mut after: HashMap<State, u64> = forward[n].keys().map(|&s| (s, 1)).collect();
+        let mut after: Map<u64> = forward[n].keys().map(|&s| (s, 1)).collect();
         let mut positions = Vec::new();
         for i in (1..=n).rev() {
             if self.positions()[i - 1].number.is_none() {
@@ -84,7 +113,7 @@ impl Evidence {
                     .collect();
                 positions.push(PositionTrails { position: i, numbers });
             }
-            let mut before = HashMap::new();
+            let mut before = Map::default();
             for &state in forward[i - 1].keys() {
                 let mut ways = 0;
                 self.successors(i, state, |next| ways += after.get(&next).copied().unwrap_or(0));
