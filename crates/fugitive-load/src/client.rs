@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use fugitive_core::{Action, Cards, LegalActions};
+use fugitive_core::{Action, LegalActions};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -413,7 +413,7 @@ impl Player {
 
 #[cfg(test)]
 mod tests {
-    use fugitive_core::{Card, SprintOptions};
+    use fugitive_core::{Card, Cards, SprintOptions};
 
     use super::*;
 
