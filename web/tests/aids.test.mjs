@@ -52,6 +52,14 @@ async function seats({ notepadAssist = false } = {}) {
   return { fugitive, marshal };
 }
 
+/// No page had an error; both close.
+async function leave(...pages) {
+  for (const page of pages) {
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+}
+
 /// The Marshal draws her due cards from deck 3 and waits to guess.
 async function marshalDraws(marshal) {
   await waitForTurn(marshal, 'draw');
@@ -127,9 +135,7 @@ for (const notepadAssist of [false, true]) {
       null,
       { timeout: 15000 },
     );
-    for (const page of [fugitive, marshal]) assert.deepEqual(page.errors, []);
-    await fugitive.context().close();
-    await marshal.context().close();
+    await leave(fugitive, marshal);
   });
 }
 
@@ -157,9 +163,7 @@ test('item 2: without the assist, the notebook lists only what the rules allow (
   await draw(marshal, 3);
   await waitForTurn(marshal, 'guess');
   assert.match(await guessUnwarned(marshal, [20]), /No face-down hideout can be 20/);
-  for (const page of [fugitive, marshal]) assert.deepEqual(page.errors, []);
-  await fugitive.context().close();
-  await marshal.context().close();
+  await leave(fugitive, marshal);
 });
 
 test('item 3: doubtful numbers resolve once the wrong guess is explained (R12, R13)', async () => {
@@ -190,7 +194,5 @@ test('item 3: doubtful numbers resolve once the wrong guess is explained (R12, R
   assert.ok(!board.includes('doubtful'), `22 is no longer doubtful: ${board}`);
   assert.ok(board.includes('wrong'), 'it is ruled out by the guess');
   for (const position of [2, 3, 4]) assert.ok(!(await notebook(marshal, position)).includes(22));
-  for (const page of [fugitive, marshal]) assert.deepEqual(page.errors, []);
-  await fugitive.context().close();
-  await marshal.context().close();
+  await leave(fugitive, marshal);
 });

@@ -32,9 +32,9 @@
 //! cross it rather than at its end (the same states give up: the count is the same).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
-use fugitive_core::{Card, Cards, Deck, Evidence, Reach, can_place};
+use fugitive_core::{Card, Cards, Deck, Evidence, Reach, TrailHasher, can_place};
 
 /// The most transitions the exact count makes before it gives up (the fast bound is used).
 pub(crate) const BUDGET: usize = 200_000;
@@ -181,25 +181,9 @@ impl Key {
     }
 }
 
-/// A small multiplicative hasher: the keys are already well mixed bit fields.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type Map<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
+/// The core's hasher for the programmes over the trail: the keys are already well mixed bit
+/// fields.
+type Map<V> = HashMap<Key, V, BuildHasherDefault<TrailHasher>>;
 
 /// One class vector of a hidden sprint stack: how many cards of each class, and their value.
 #[derive(Clone, Copy, Debug)]

@@ -96,5 +96,5 @@ pub use reach::{Reach, can_place};
 pub use role::{ByRole, Role, Viewer};
 pub use rules::{EventVariant, OpeningHideouts, RuleOptions, Setup};
 pub use trail::{Hideout, Trail};
-pub use trails::{PositionTrails, TrailCount};
+pub use trails::{PositionTrails, TrailCount, TrailHasher};
 pub use view::{DeckView, EventsView, HandView, TrailCard, View};

@@ -54,13 +54,15 @@ impl Hash for State {
     }
 }
 
-/// A multiplicative hasher for [`State`]: the programme does a map lookup per transition, and
-/// the standard library's SipHash was most of its time (the server makes the public candidates
-/// on the room's actor, twice per action).
-#[derive(Default)]
-struct StateHasher(u64);
+/// A small multiplicative hasher for the keys of the dynamic programmes over the trail (this
+/// trail count's states, and `fugitive-ai`'s count of worlds): their keys are already
+/// well-mixed bit fields, and a programme does a map lookup per transition, where the standard
+/// library's SipHash was most of its time (the server makes the public candidates on the room's
+/// actor, at each version).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrailHasher(u64);
 
-impl Hasher for StateHasher {
+impl Hasher for TrailHasher {
     fn finish(&self) -> u64 {
         self.0
     }
@@ -74,7 +76,7 @@ impl Hasher for StateHasher {
     }
 }
 
-type Map<V> = HashMap<State, V, BuildHasherDefault<StateHasher>>;
+type Map<V> = HashMap<State, V, BuildHasherDefault<TrailHasher>>;
 
 /// The deck of a number, if it is neither card 0 nor a fixed card (1, 2, 3, 42).
 fn deck(number: u8) -> Option<Deck> {
