@@ -22,24 +22,13 @@ export function applyDelta(held, delta) {
   }
   if (delta.view) Object.assign(view, delta.view);
   const next = { ...held, version: delta.version, view };
-  if ('legal' in delta) next.legal = withSprintSources(delta.legal, view);
+  if ('legal' in delta) next.legal = delta.legal;
   if (delta.room) next.room = { ...held.room, ...delta.room };
-  if ('notepad' in delta) {
-    if (delta.notepad === null) delete next.notepad;
-    else next.notepad = delta.notepad;
+  // The notepad and the public candidates: whole when they changed, `null` once there are none.
+  for (const key of ['notepad', 'candidates']) {
+    if (!(key in delta)) continue;
+    if (delta[key] === null) delete next[key];
+    else next[key] = delta[key];
   }
   return next;
-}
-
-/// A delta's `legal` with each placement's `from` filled in where the server left it out: every
-/// card of the Fugitive's hand but that placement's hideout and 42.
-function withSprintSources(legal, view) {
-  if (!legal || !legal.placements.some((p) => p.sprints.kind === 'at_least' && !p.sprints.from)) return legal;
-  const hand = view.hands.fugitive.cards;
-  const placements = legal.placements.map((p) =>
-    p.sprints.kind === 'at_least' && !p.sprints.from
-      ? { ...p, sprints: { ...p.sprints, from: hand.filter((card) => card !== p.hideout && card !== 42) } }
-      : p,
-  );
-  return { ...legal, placements };
 }

@@ -19,7 +19,12 @@ const ICONS = {
   ),
   none: svg('<path fill="#6d6659" d="M12 2l2.6 7.4L22 12l-7.4 2.6L12 22l-2.6-7.4L2 12l7.4-2.6z"/>'),
 };
-const RANGES = { 1: [4, 14], 2: [15, 28], 3: [29, 41] };
+
+/// The range of cards deck `number` holds, as the view's decks say (R2): "4–14".
+export function deckRange(decks, number) {
+  const deck = decks.find((d) => d.deck === number);
+  return deck ? `${deck.low}–${deck.high}` : String(number);
+}
 
 /// A card's name and text in the current language.
 export function cardText(id) {
@@ -114,7 +119,7 @@ export function renderEventsPanel(view) {
 }
 
 /// One answer to a pending decision, in words.
-export function choiceLabel(choice, decision = null) {
+export function choiceLabel(choice, decision = null, decks = []) {
   switch (choice.kind) {
     case 'card':
       return t('choice.card', { card: choice.card });
@@ -123,7 +128,7 @@ export function choiceLabel(choice, decision = null) {
     case 'hideout':
       return t('choice.hideout', { position: choice.position });
     case 'range':
-      return RANGES[choice.deck].join('–');
+      return deckRange(decks, choice.deck);
     case 'number':
       return String(choice.number);
     case 'deck':
@@ -171,7 +176,7 @@ export function renderPending(view, legal, onChoose) {
                 'data-kind': choice.kind,
                 onclick: () => onChoose(choice),
               },
-              choiceLabel(choice, phase.decision.kind),
+              choiceLabel(choice, phase.decision.kind, view.decks),
             ),
           ),
         )

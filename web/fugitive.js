@@ -51,7 +51,6 @@ export function checkPlacement(view, legal, selection) {
     return { ok: false, text: sprints.length ? t('place.pickHideoutFirst') : t('place.pick') };
   }
   const last = lastCard(view);
-  if (sprints.includes(42)) return { ok: false, text: t('place.why.sprint42') };
   const placement = legal.placements.find((p) => p.hideout === hideout);
   if (!placement) {
     // The server says why this card may not be placed (`legal.blocked`, from the rules).
@@ -70,6 +69,9 @@ export function checkPlacement(view, legal, selection) {
     const shown = options.sets.slice(0, 4).map((set) => (set.length ? set.join('+') : t('place.noSprints')));
     return { ok: false, text: t('place.why.oneOf', { card: hideout, sets: list(shown) }) };
   }
+  // The cards the server allows under it (never 42, R11; none on an M1 Roadblock space).
+  const barred = sprints.filter((card) => !options.from.includes(card));
+  if (barred.length) return { ok: false, text: t('place.why.notSprint', { card: hideout, cards: list(barred) }) };
   if (have >= options.value) {
     return { ok: true, text: legalText(hideout, sprints, have) };
   }

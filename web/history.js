@@ -5,8 +5,6 @@ import { h } from './dom.js';
 import { t, list } from './i18n.js';
 import { cardName } from './events.js';
 
-const RANGES = { 1: [4, 14], 2: [15, 28], 3: [29, 41] };
-
 /// Why a game ended, in words; time and resignation name the loser ("you" for the viewer).
 export function reasonText(outcome, viewer) {
   if (outcome.reason === 'time_out' || outcome.reason === 'resignation') {
@@ -16,8 +14,9 @@ export function reasonText(outcome, viewer) {
   return t(`reason.${outcome.reason}`);
 }
 
-/// One history entry as a sentence, for `viewer` ("you" for their own moves).
-export function describe(event, viewer) {
+/// One history entry as a sentence, for `viewer` ("you" for their own moves); `decks` are the
+/// view's decks, whose ranges name what M3 Stakeout counted.
+export function describe(event, viewer, decks = []) {
   const mine = (role) => viewer === role;
   const subject = (role) => t(`role.subject.${role}`);
   switch (event.type) {
@@ -62,12 +61,12 @@ export function describe(event, viewer) {
     case 'game_over':
       return `${t(`over.wins.${event.outcome.winner}`)} ${reasonText(event.outcome, viewer)}`;
     default:
-      return describeEvent(event, viewer);
+      return describeEvent(event, viewer, decks);
   }
 }
 
 /// The entries of the event variants (../shared/EVENTS.md).
-function describeEvent(event, viewer) {
+function describeEvent(event, viewer, decks) {
   const mine = (role) => viewer === role;
   const who = event.role ? t(`role.subject.${event.role}`) : '';
   const card = typeof event.card === 'string' ? cardName(event.card) : null;
@@ -103,8 +102,8 @@ function describeEvent(event, viewer) {
         sprints: event.sprints.join(', '),
       });
     case 'stakeout_counted': {
-      const [from, to] = RANGES[event.deck];
-      return t('log.stakeout', { n: event.count, from, to });
+      const deck = decks.find((d) => d.deck === event.deck);
+      return t('log.stakeout', { n: event.count, from: deck?.low, to: deck?.high });
     }
     case 'eyewitness':
       return t('log.eyewitness', { position: event.position, low: event.low, high: event.high });
@@ -149,7 +148,7 @@ export function renderHistory(view) {
     h(
       'li',
       { class: ['entry', event.type, tone(event)], 'data-testid': `log-${i}`, 'data-type': event.type },
-      describe(event, view.viewer),
+      describe(event, view.viewer, view.decks),
     ),
   );
   return h(

@@ -1,9 +1,10 @@
 // The Marshal's guess board, her notebook per trail position and her own marks. In the "guess"
 // mode, picking numbers and pressing Guess sends one guess (in the Manhunt one number at a time);
 // the other modes mark numbers ("ruled out", "suspect"), kept in localStorage per room and game.
-// What is allowed comes from the server's `legal`; what the public record already says about a
-// number (in her hand, face up, guessed alone and wrong) and, with the notepad assist, the
-// server's deduction (`state.notepad`) are only shown, never turned into rules here.
+// What is allowed comes from the server's `legal`; what each face-down hideout can be, and why a
+// number cannot be any, from the server's `state.candidates` (the public rules alone, issue 23)
+// and, with the notepad assist, its deduction (`state.notepad`). Nothing here works out a rule:
+// a client that did once told her a number guessed wrong before it was placed was impossible.
 
 import { h } from './dom.js';
 import { t, list } from './i18n.js';
@@ -27,30 +28,28 @@ export function saveMarks(room, game, marks) {
   }
 }
 
-/// What the public record and the notepad say about each number.
-export function knowledge(view, notepad) {
-  const held = new Set(view.hands.marshal.cards ?? []);
-  const revealed = new Set(view.trail.filter((p) => p.face_up).map((p) => p.card));
-  // Sprint cards whose numbers are shown on the trail (under found hideouts, or by an event).
-  const sprintsShown = new Set(view.trail.flatMap((p) => p.sprints ?? []));
-  const wrong = new Set();
-  const doubtful = new Set();
-  for (const event of view.history) {
-    if (event.type !== 'guessed' || event.right) continue;
-    if (event.numbers.length === 1) wrong.add(event.numbers[0]);
-  }
-  for (const event of view.history) {
-    if (event.type !== 'guessed' || event.right || event.numbers.length === 1) continue;
-    for (const n of event.numbers) if (!wrong.has(n)) doubtful.add(n);
+/// How the board marks a number each reason of `candidates.ruled_out` names (`why`).
+const RULED_OUT = { revealed: 'revealed', sprint: 'sprint', held: 'held', guessed: 'wrong', trail: 'impossible' };
+
+/// What the server says about each number: `candidates` (`state.candidates`, what each face-down
+/// hideout can be by the public rules alone) and, with the notepad assist, `notepad`. `why`: the
+/// reason each number no hideout can be is ruled out.
+export function knowledge(candidates, notepad) {
+  const why = new Map();
+  for (const [reason, numbers] of Object.entries(candidates?.ruled_out ?? {})) {
+    for (const n of numbers) why.set(n, reason);
   }
   const shares = assistShares(notepad);
   const assisted = Boolean(notepad && notepad.trails);
-  const impossible = new Set();
-  for (let n = 1; n <= 41; n += 1) {
-    if (revealed.has(n)) continue;
-    if (held.has(n) || sprintsShown.has(n) || wrong.has(n) || (assisted && !shares.has(n))) impossible.add(n);
-  }
-  return { held, revealed, sprintsShown, wrong, doubtful, shares, assisted, impossible };
+  return { why, doubtful: new Set(candidates?.doubtful ?? []), shares, assisted };
+}
+
+/// The board's mark of `n`: why it is ruled out, or out by the notepad's exact count, or doubtful.
+function fact(k, n) {
+  const why = k.why.get(n);
+  if (why) return RULED_OUT[why];
+  if (k.assisted && !k.shares.has(n)) return 'impossible';
+  return k.doubtful.has(n) ? 'doubtful' : null;
 }
 
 /// The notepad assist (room option `notepad_assist`): for each number, the share of the trails
@@ -74,78 +73,48 @@ export function percentText(share) {
 }
 
 /// The numbers the face-down hideout at `position` can still be, each with its share of that
-/// position (`share` is null without the notepad assist). With the assist they are the server's
-/// candidates; without it, the numbers between the face-up cards around it that the public
-/// record has not excluded.
-export function positionCandidates(view, notepad, position) {
+/// position (`share` is null without the notepad assist): the notepad's with the assist, else
+/// the server's public candidates.
+export function positionCandidates(candidates, notepad, position) {
   if (notepad && notepad.trails) {
     const entry = notepad.positions.find((p) => p.position === position);
     return (entry?.candidates ?? [])
       .map(({ number, trails }) => ({ number, share: trails / notepad.trails }))
       .sort((a, b) => b.share - a.share || a.number - b.number);
   }
-  const { impossible, revealed } = knowledge(view, null);
-  const trail = view.trail;
-  let low = 0;
-  for (let i = position - 1; i >= 0; i -= 1) {
-    if (trail[i].card !== null && trail[i].card !== undefined) {
-      low = trail[i].card + (position - i);
-      break;
-    }
-  }
-  // The trail climbs: every face-down card after it needs a higher number (41 at most).
-  let high = 41 - (trail.length - 1 - position);
-  for (let i = position + 1; i < trail.length; i += 1) {
-    if (trail[i].card !== null && trail[i].card !== undefined) {
-      high = Math.min(41, trail[i].card - (i - position));
-      break;
-    }
-  }
-  const numbers = [];
-  for (let n = Math.max(1, low); n <= high; n += 1) if (!impossible.has(n) && !revealed.has(n)) numbers.push(n);
-  return numbers.map((number) => ({ number, share: null }));
+  const entry = candidates?.positions.find((p) => p.position === position);
+  return (entry?.numbers ?? []).map((number) => ({ number, share: null }));
 }
 
-/// Why a guess of `numbers` cannot be right, in sentences (empty when it can be).
-export function guessWarnings(view, notepad, numbers) {
-  const k = knowledge(view, notepad);
+/// Why a guess of `numbers` cannot be right, in sentences (empty when it can be): only what the
+/// server's sets say, each in the words of its reason.
+export function guessWarnings(candidates, notepad, numbers) {
+  const k = knowledge(candidates, notepad);
   const reasons = [];
   for (const n of numbers) {
-    if (k.held.has(n)) reasons.push(t('warn.held', { n }));
-    else if (k.sprintsShown.has(n)) reasons.push(t('warn.sprint', { n }));
-    else if (k.wrong.has(n)) reasons.push(t('warn.wrong', { n }));
+    const why = k.why.get(n);
+    if (why) reasons.push(t(`warn.${why}`, { n }));
     else if (k.assisted && !k.shares.has(n)) reasons.push(t('warn.impossible', { n }));
   }
   return reasons;
 }
 
-/// `notes`: { mode, selected: Set, marks: {n: mark}, assist, inspected }, `assist` being the
-/// server's deduction (`state.notepad`) when the room has the notepad assist and `inspected` the
-/// position open in the notebook (its shares replace the board's). `on`: { pick(n), mode(m) }.
+/// `notes`: { mode, selected: Set, marks: {n: mark}, candidates, assist, inspected },
+/// `candidates` being the server's public sets (`state.candidates`), `assist` its deduction
+/// (`state.notepad`) when the room has the notepad assist and `inspected` the position open in
+/// the notebook (its shares replace the board's). `on`: { pick(n), mode(m) }.
 export function renderBoard(view, legal, notes, on) {
-  const k = knowledge(view, notes.assist);
+  const k = knowledge(notes.candidates, notes.assist);
   const focus =
     k.assisted && notes.inspected !== null && notes.inspected !== undefined
-      ? new Map(positionCandidates(view, notes.assist, notes.inspected).map((c) => [c.number, c.share]))
+      ? new Map(positionCandidates(notes.candidates, notes.assist, notes.inspected).map((c) => [c.number, c.share]))
       : null;
   const guessing = legal?.guess ?? null;
   const allowed = new Set(guessing?.numbers ?? []);
   const numbers = [];
   for (let n = 1; n <= 41; n += 1) {
-    const fact = k.revealed.has(n)
-      ? 'revealed'
-      : k.held.has(n)
-        ? 'held'
-        : k.sprintsShown.has(n)
-          ? 'sprint'
-          : k.wrong.has(n)
-            ? 'wrong'
-            : k.impossible.has(n)
-              ? 'impossible'
-              : k.doubtful.has(n)
-                ? 'doubtful'
-                : null;
-    const states = [fact, notes.marks[n] ?? null, notes.selected.has(n) ? 'selected' : null].filter(Boolean);
+    const mark = fact(k, n);
+    const states = [mark, notes.marks[n] ?? null, notes.selected.has(n) ? 'selected' : null].filter(Boolean);
     const share = k.shares.get(n);
     // With a position open in the notebook, the board shows that position's shares.
     const shown = focus ? (focus.get(n) ?? null) : (share ?? null);
@@ -162,7 +131,7 @@ export function renderBoard(view, legal, notes, on) {
           'data-testid': `number-${n}`,
           'data-share': share ?? null,
           'aria-pressed': inGuess ? notes.selected.has(n) : Boolean(notes.marks[n]),
-          disabled: k.revealed.has(n) || (inGuess && (!guessing || !allowed.has(n))),
+          disabled: mark === 'revealed' || (inGuess && (!guessing || !allowed.has(n))),
           onclick: () => on.pick(n),
         },
         n,
@@ -260,7 +229,7 @@ export function renderNotebook(view, legal, notes, position, on) {
   if (position === null || position === undefined) return null;
   const pos = view.trail[position];
   if (!pos || pos.face_up || view.outcome) return null;
-  const candidates = positionCandidates(view, notes.assist, position);
+  const candidates = positionCandidates(notes.candidates, notes.assist, position);
   const allowed = new Set(legal?.guess?.numbers ?? []);
   return h(
     'section',

@@ -42,7 +42,7 @@ export async function showReplay(root, room, game) {
     const before = record.steps[step - 1].history.length;
     return record.steps[step].history
       .slice(before)
-      .map((e) => describe(e, 'spectator'))
+      .map((e) => describe(e, 'spectator', record.steps[step].decks))
       .filter(Boolean)
       .join(' ');
   }

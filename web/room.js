@@ -7,7 +7,7 @@ import { renderChat, mergeChat, chatText, muteKey } from './chat.js';
 import { h, replace, announce, atEnd, keepScroll, bringIntoView } from './dom.js';
 import { t, has, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
-import { renderTrail, renderDecks, renderSeats, statusText, toMove, tickClocks, lastMove, ownGuess } from './table.js';
+import { renderTrail, renderDecks, renderSeats, statusText, tickClocks, lastMove, ownGuess } from './table.js';
 import { emptySelection, toggleCard, pruneSelection, renderHand, renderMove } from './fugitive.js';
 import {
   loadMarks,
@@ -375,8 +375,8 @@ class RoomPage {
   alertTurn(before, msg) {
     const view = msg.view;
     if (!before || view.viewer === 'spectator' || view.outcome) return;
-    const mineNow = toMove(view.phase) === view.viewer;
-    const mineBefore = before.game === msg.game && toMove(before.view.phase) === before.view.viewer;
+    const mineNow = view.to_move === view.viewer;
+    const mineBefore = before.game === msg.game && before.view.to_move === before.view.viewer;
     if (!mineNow || mineBefore || document.visibilityState === 'visible') return;
     if (typeof Notification !== 'undefined' && Notification.permission === 'granted') {
       try {
@@ -439,7 +439,7 @@ class RoomPage {
       play(view.viewer === 'spectator' || view.outcome.winner === view.viewer ? 'won' : 'lost');
     } else if (fresh.some((e) => e.type === 'manhunt_started')) play('manhunt');
     else if (fresh.some((e) => e.type === 'revealed')) play('found');
-    else if (toMove(view.phase) === view.viewer && toMove(before.view.phase) !== before.view.viewer) play('turn');
+    else if (view.to_move === view.viewer && before.view.to_move !== before.view.viewer) play('turn');
   }
 
   /// Tells a screen reader what changed: new history entries by the other side, and the turn;
@@ -450,10 +450,12 @@ class RoomPage {
     const seen = sameGame ? before.view.history.length : view.history.length;
     const lines = view.history
       .slice(seen)
-      .map((e) => (e.type === 'game_over' ? [this.outcomeText(), this.seriesWinnerText()] : describe(e, view.viewer)))
+      .map((e) =>
+        e.type === 'game_over' ? [this.outcomeText(), this.seriesWinnerText()] : describe(e, view.viewer, view.decks),
+      )
       .flat();
-    const myTurnNow = toMove(view.phase) === view.viewer;
-    const myTurnBefore = sameGame && toMove(before.view.phase) === before.view.viewer;
+    const myTurnNow = view.to_move === view.viewer;
+    const myTurnBefore = sameGame && before.view.to_move === before.view.viewer;
     if (before && !sameGame && this.notice) lines.push(this.notice);
     if (!before || (myTurnNow && !myTurnBefore) || lines.length) lines.push(statusText(view));
     if (view.outcome && lines.length === 0) return;
@@ -485,7 +487,7 @@ class RoomPage {
     const log = keepScroll(this.root, '.log');
     const chat = keepScroll(this.root, '.chat-log');
     replace(this.root, this.msg ? this.table() : this.waiting());
-    const myTurn = this.msg && toMove(this.msg.view.phase) === this.msg.view.viewer;
+    const myTurn = this.msg && this.msg.view.to_move === this.msg.view.viewer;
     if (!this.flashing) document.title = `${myTurn ? `● ${t('title.yourTurn')} — ` : ''}${t('title.room')} — Fugitive`;
     log();
     chat(this.chat.toEnd);
@@ -548,7 +550,7 @@ class RoomPage {
     const me = view.viewer;
     const over = view.outcome;
     const status = over ? this.outcomeText() : statusText(view);
-    const mover = toMove(view.phase);
+    const mover = view.to_move;
     const recent = lastMove(view);
     const live = this.busy ? null : legal;
     const decks = renderDecks(view, live, (deck) => this.act({ type: 'draw', deck }), recent.decks);
@@ -623,7 +625,7 @@ class RoomPage {
     const entries = own.length ? own : recent.entries;
     if (!entries.length || view.outcome) return null;
     const text = entries
-      .map((e) => describe(e, view.viewer))
+      .map((e) => describe(e, view.viewer, view.decks))
       .filter(Boolean)
       .join(' ');
     if (!text) return null;
@@ -642,6 +644,7 @@ class RoomPage {
   notebook() {
     const { view, legal } = this.msg;
     this.notes.assist = this.msg.notepad;
+    this.notes.candidates = this.msg.candidates;
     return renderNotebook(view, this.busy ? null : legal, this.notes, this.inspected, {
       pick: (n) => {
         this.notes.mode = 'guess';
@@ -696,11 +699,12 @@ class RoomPage {
     if (view.outcome) return null;
     const single = legal?.guess?.single ?? false;
     this.notes.assist = this.msg.notepad;
+    this.notes.candidates = this.msg.candidates;
     this.notes.inspected = this.inspected;
     const action = renderGuessAction(view, live, this.notes, {
       guess: (force) => {
         const numbers = [...this.notes.selected].sort((a, b) => a - b);
-        const warnings = force ? [] : guessWarnings(view, this.notes.assist, numbers);
+        const warnings = force ? [] : guessWarnings(this.notes.candidates, this.notes.assist, numbers);
         if (warnings.length) {
           this.notes.warning = warnings;
           this.render();

@@ -7,29 +7,10 @@ import { FOOTPRINT, BACK } from './art.js';
 import { t } from './i18n.js';
 import { cardName, trailEventsAt, freeSpaces } from './events.js';
 
-export const DECK_RANGES = { 1: [4, 14], 2: [15, 28], 3: [29, 41] };
-
-/// Whose move it is in `phase`, or null once the game is over.
-export function toMove(phase) {
-  switch (phase.phase) {
-    case 'opening':
-    case 'place_or_pass':
-      return 'fugitive';
-    case 'draw':
-    case 'pending':
-      return phase.role;
-    case 'guess':
-    case 'manhunt':
-      return 'marshal';
-    default:
-      return null;
-  }
-}
-
 /// What the player (or the watched side) must do now, in words.
 export function statusText(view) {
   const { phase } = view;
-  const mover = toMove(phase);
+  const mover = view.to_move;
   if (!mover) return '';
   const mine = view.viewer === mover;
   const who = mine ? 'you' : mover;
@@ -302,7 +283,6 @@ export function renderDecks(view, legal, onDraw, recent = new Set()) {
     { class: 'decks', 'aria-labelledby': 'decks-title' },
     h('h2', { id: 'decks-title', class: 'visually-hidden' }, t('decks.title')),
     view.decks.map((deck) => {
-      const [from, to] = DECK_RANGES[deck.deck];
       const can = draws.includes(deck.deck);
       const body = [
         h(
@@ -323,7 +303,7 @@ export function renderDecks(view, legal, onDraw, recent = new Set()) {
               )
             : null,
           h('span', { class: 'deck-name' }, t('decks.deck', { n: deck.deck })),
-          h('span', { class: 'deck-range' }, ` ${from}–${to} `),
+          h('span', { class: 'deck-range' }, ` ${deck.low}–${deck.high} `),
           h(
             'span',
             { class: 'deck-size', 'data-testid': `deck-size-${deck.deck}`, 'data-size': deck.size },
@@ -368,7 +348,7 @@ export function renderDecks(view, legal, onDraw, recent = new Set()) {
 
 /// The two seats: who plays which side, who is to move, who is away.
 export function renderSeats(view, room, me, deadline) {
-  const mover = toMove(view.phase);
+  const mover = view.to_move;
   return h(
     'div',
     { class: 'seats' },

@@ -59,15 +59,15 @@ test('a delta adds history and trail, replaces what changed, and keeps the state
   assert.deepEqual(next.view.history[0], { type: 'passed' });
 });
 
-test("a delta's placements without `from` take every other card of the Fugitive's hand but 42", () => {
+test("a delta's legal and candidates replace the held ones as sent, and null removes the candidates", () => {
+  // The server sends each placement's `from` whole: the client fills nothing in (issue 23).
   const hands = { fugitive: { size: 4, cards: [4, 9, 12, 42] }, marshal: { size: 2, cards: null } };
   const held = { version: 1, game: 1, view: { hands, trail: [], history: [] }, legal: null, room: {} };
   const legal = {
     draws: [],
     placements: [
-      { hideout: 9, sprints: { kind: 'at_least', value: 0 } },
+      { hideout: 9, sprints: { kind: 'at_least', value: 0, from: [4] } },
       { hideout: 12, sprints: { kind: 'at_least', value: 2, from: [] } },
-      { hideout: 42, sprints: { kind: 'at_least', value: 5 } },
     ],
     pass: false,
     end_turn: false,
@@ -75,12 +75,17 @@ test("a delta's placements without `from` take every other card of the Fugitive'
     resign: true,
     time_out: true,
   };
-  const next = applyDelta(held, { version: 2, base: 1, game: 1, legal });
-  assert.deepEqual(
-    next.legal.placements.map((p) => p.sprints.from),
-    [[4, 12], [], [4, 9, 12]],
-  );
-  assert.ok(!('from' in legal.placements[0].sprints), 'the delta is not changed');
+  const candidates = {
+    positions: [{ position: 1, numbers: [1, 2, 3] }],
+    ruled_out: { revealed: [], sprint: [], held: [], guessed: [], trail: [4, 5] },
+    doubtful: [],
+  };
+  const next = applyDelta(held, { version: 2, base: 1, game: 1, legal, candidates });
+  assert.deepEqual(next.legal, legal);
+  assert.deepEqual(next.candidates, candidates);
+  const over = applyDelta(next, { version: 3, base: 2, game: 1, candidates: null });
+  assert.ok(!('candidates' in over), 'none once the game is over');
+  assert.deepEqual(next.candidates, candidates, 'the held state is untouched');
 });
 
 test('the page speaks protocol 2 and mends a lost delta with a resync', async () => {

@@ -1,6 +1,6 @@
-// The Marshal's aids and the "just now" of the table, on made-up views (no browser): what the
-// record rules out, a wrong guess of several numbers, the warnings before a guess that cannot be
-// right, the numbers a face-down position can still be, and the other side's last move.
+// The Marshal's aids and the "just now" of the table, on made-up states (no browser): the board's
+// marks, the warnings before a guess that cannot be right and the numbers a face-down position can
+// still be, all from what the server sends (`candidates`, `notepad`); the other side's last move.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setLanguage } from '../i18n.js';
@@ -29,39 +29,63 @@ const view = {
   outcome: null,
 };
 
-test('the record rules out her hand, face-up sprint cards and a lone wrong guess, not a wrong group', () => {
-  const k = knowledge(view, null);
-  for (const n of [12, 30, 4, 9]) assert.ok(k.impossible.has(n), `${n} is impossible`);
-  assert.ok(!k.impossible.has(10) && !k.impossible.has(11), 'a wrong guess of several numbers rules none out');
-  assert.deepEqual(
-    [...k.doubtful].sort((a, b) => a - b),
-    [10, 11],
-    'only doubtful (9 was wrong alone)',
-  );
-  assert.ok(!k.wrong.has(10) && !k.wrong.has(11));
+// What the server sends beside that view (`state.candidates`, what each face-down hideout can be
+// by the public rules alone): 9 is out by her lone wrong guess, 10 and 11 are doubtful.
+const candidates = {
+  positions: [
+    { position: 2, numbers: [8, 10, 11, 13] },
+    { position: 3, numbers: [10, 11, 13, 14, 16] },
+  ],
+  ruled_out: {
+    revealed: [7],
+    sprint: [4],
+    held: [12, 30],
+    guessed: [9],
+    trail: [1, 2, 3, 5, 6, 15, ...Array.from({ length: 25 }, (_, i) => i + 17).filter((n) => n !== 30)],
+  },
+  doubtful: [10, 11],
+};
+
+test('the board marks what the server rules out, with its reason, and what it calls doubtful', () => {
+  const k = knowledge(candidates, null);
+  assert.equal(k.why.get(12), 'held');
+  assert.equal(k.why.get(4), 'sprint');
+  assert.equal(k.why.get(9), 'guessed');
+  assert.equal(k.why.get(20), 'trail');
+  assert.ok(!k.why.has(10) && !k.why.has(13), 'candidates are not ruled out');
+  assert.deepEqual([...k.doubtful], [10, 11]);
+  // Nothing is worked out from the view: without the server's sets the board marks nothing.
+  assert.equal(knowledge(null, null).why.size, 0);
 });
 
-test('a guess that cannot be right is explained; one that can be right is not', () => {
-  const warnings = guessWarnings(view, null, [4, 12, 9, 10]);
-  assert.equal(warnings.length, 3);
+test('a guess that cannot be right is explained in the words of its reason; one that can be right is not', () => {
+  const warnings = guessWarnings(candidates, null, [4, 12, 9, 20, 10]);
+  assert.equal(warnings.length, 4);
   assert.match(warnings[0], /4 is a face-up sprint card/);
   assert.match(warnings[1], /12 is in your hand/);
-  assert.match(warnings[2], /already guessed 9 alone/);
-  assert.deepEqual(guessWarnings(view, null, [10, 11]), []);
-  // With the notepad assist, a number no trail allows is warned about too.
+  assert.match(warnings[2], /wrong guesses rule 9 out/);
+  assert.match(warnings[3], /No face-down hideout can be 20/);
+  assert.deepEqual(guessWarnings(candidates, null, [10, 11]), []);
+  // Issue 23, item 1: the view's history has 2 guessed alone and wrong, but the server says a
+  // hideout placed since can be 2: no warning.
+  const later = {
+    ...candidates,
+    positions: [{ position: 2, numbers: [2, 3] }],
+    ruled_out: { ...candidates.ruled_out, trail: [] },
+  };
+  assert.deepEqual(guessWarnings(later, null, [2]), []);
+  // With the notepad assist, a number no world allows is warned about too.
   const notepad = { trails: 4, positions: [{ position: 2, candidates: [{ number: 8, trails: 4 }] }] };
-  assert.match(guessWarnings(view, notepad, [10])[0], /notepad says 10/);
-  assert.deepEqual(guessWarnings(view, notepad, [8]), []);
+  assert.match(guessWarnings(candidates, notepad, [10])[0], /notepad says 10/);
+  assert.deepEqual(guessWarnings(candidates, notepad, [8]), []);
 });
 
-test('a face-down position can still be the numbers after the face-up card before it', () => {
-  const plain = positionCandidates(view, null, 2).map((c) => c.number);
-  assert.equal(plain[0], 8, 'above 7');
-  assert.ok(!plain.includes(12) && !plain.includes(9) && !plain.includes(4) && plain.includes(10));
-  assert.ok(
-    plain.every((n) => n <= 40),
-    'one more hideout lies above it',
+test("a face-down position's notebook lists the server's numbers, with the notepad's shares when assisted", () => {
+  assert.deepEqual(
+    positionCandidates(candidates, null, 2).map((c) => c.number),
+    [8, 10, 11, 13],
   );
+  assert.deepEqual(positionCandidates(candidates, null, 5), [], 'no such face-down position');
   const notepad = {
     trails: 10,
     positions: [
@@ -75,7 +99,7 @@ test('a face-down position can still be the numbers after the face-up card befor
       { position: 3, candidates: [{ number: 13, trails: 10 }] },
     ],
   };
-  const assisted = positionCandidates(view, notepad, 2);
+  const assisted = positionCandidates(candidates, notepad, 2);
   assert.deepEqual(assisted, [
     { number: 10, share: 0.7 },
     { number: 8, share: 0.3 },

@@ -39,7 +39,13 @@ test('a placement the server allows is legal; the panel says why others are not 
   assert.equal(checkPlacement(v, l, pick(12, [9, 14])).ok, false);
   assert.match(checkPlacement(v, l, pick(12, [9, 14])).text, /12 is 7 above 5: you need sprint \+4, you have \+3/);
   assert.match(checkPlacement(v, l, pick(4)).text, /4 is not above 5/);
-  assert.match(checkPlacement(v, l, pick(12, [42])).text, /42 cannot be used as a sprint card/);
+  // The sprint cards allowed are the server's `from` (42 never is, R11): the client checks nothing else.
+  assert.match(checkPlacement(v, l, pick(12, [42, 2, 8])).text, /Not allowed as sprint cards under 12 here: 42/);
+  assert.equal(checkPlacement(v, l, pick(12, [42, 2, 8])).ok, false);
+  // On an M1 Roadblock space the server allows none.
+  const roadblock = legal([{ hideout: 8, sprints: { kind: 'at_least', value: 0, from: [] } }]);
+  assert.equal(checkPlacement(v, roadblock, pick(8)).ok, true);
+  assert.match(checkPlacement(v, roadblock, pick(8, [2])).text, /under 8 here: 2/);
   assert.match(checkPlacement(v, l, pick(30)).text, /30 is too far/);
   assert.equal(checkPlacement(v, l, pick(null, [2])).ok, false);
   assert.match(checkPlacement(v, l, pick(12)).text, /you need sprint \+4, you have \+0/);
@@ -59,6 +65,13 @@ test('under exactly_two the first hideout must take one of the listed sprint set
   assert.match(checkPlacement(v, l, pick(15)).text, /could not place a second hideout/);
   assert.match(checkPlacement(v, l, pick(30)).text, /30 is too far/);
 });
+
+/// The decks as a view carries them, with their ranges (R2).
+const DECKS = [
+  { deck: 1, low: 4, high: 14, size: 5, cards: null },
+  { deck: 2, low: 15, high: 28, size: 9, cards: null },
+  { deck: 3, low: 29, high: 41, size: 13, cards: null },
+];
 
 const EVENTS = [
   { type: 'drew', role: 'fugitive', deck: 2, card: 17 },
@@ -113,7 +126,7 @@ test('every history entry is a filled-in sentence in every language, for every v
     setLanguage(lang);
     for (const viewer of ['fugitive', 'marshal', 'spectator']) {
       for (const event of EVENTS) {
-        const text = sentence(event, viewer);
+        const text = sentence(event, viewer, DECKS);
         assert.ok(text.length > 8, `${lang} ${viewer} ${event.type}: "${text}"`);
         assert.doesNotMatch(text, /[{}]|undefined|null|\.\w+\./, `${lang} ${viewer} ${event.type}: "${text}"`);
       }
@@ -125,7 +138,7 @@ test('every history entry is a filled-in sentence in every language, for every v
   assert.equal(sentence(EVENTS[6], 'marshal'), 'The Fugitive placed a hideout at position 2 with 1 sprint card.');
   const entry = (type) => EVENTS.find((e) => e.type === type);
   assert.equal(sentence(entry('event_drawn'), 'fugitive'), 'The Marshal drew the event Dragnet from deck 2.');
-  assert.equal(sentence(entry('stakeout_counted'), 'fugitive'), 'One face-down hideout lies in 15–28.');
+  assert.equal(sentence(entry('stakeout_counted'), 'fugitive', DECKS), 'One face-down hideout lies in 15–28.');
   setLanguage('de');
   assert.equal(sentence(entry('event_drawn'), 'marshal'), 'Du hast das Ereignis Ringfahndung von Stapel 2 gezogen.');
   assert.equal(sentence(EVENTS.at(-1), 'marshal'), 'Der Flüchtende hat keine Bonuskarte gezogen.');

@@ -32,11 +32,9 @@
 //! cross it rather than at its end (the same states give up: the count is the same).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
-use fugitive_core::{Cards, Deck};
-
-use crate::deduction::Evidence;
+use fugitive_core::{Card, Cards, Deck, Evidence, Reach, TrailHasher, can_place};
 
 /// The most transitions the exact count makes before it gives up (the fast bound is used).
 pub(crate) const BUDGET: usize = 200_000;
@@ -58,6 +56,11 @@ fn deck(n: u8) -> usize {
         29..=41 => 3,
         _ => 4,
     }
+}
+
+/// The deck numbered `d` (1–3), as [`deck`] numbers them.
+fn of_deck(d: usize) -> Deck {
+    Deck::ALL[d - 1]
 }
 
 /// The class of a card that can be a hidden hideout or sprint card (1–41).
@@ -178,25 +181,9 @@ impl Key {
     }
 }
 
-/// A small multiplicative hasher: the keys are already well mixed bit fields.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type Map<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
+/// The core's hasher for the programmes over the trail: the keys are already well mixed bit
+/// fields.
+type Map<V> = HashMap<Key, V, BuildHasherDefault<TrailHasher>>;
 
 /// One class vector of a hidden sprint stack: how many cards of each class, and their value.
 #[derive(Clone, Copy, Debug)]
@@ -275,17 +262,17 @@ impl Layer {
 /// (its cards are distinct from the new hideout either way: a class's `C(X − a, b)` is taken
 /// with every hideout of the class in `a`).
 pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
-    let slots = &evidence.slots;
+    let slots = evidence.positions();
     let n = slots.len();
     // X: each class's cards not ruled out; A: each deck's cards not hers.
     let mut pool = [0i64; 8];
     for number in 1..=41u8 {
-        let card = fugitive_core::Card::new(number)?;
-        if !evidence.excluded.contains(card) {
+        let card = Card::new(number)?;
+        if !evidence.excluded().contains(card) {
             pool[class(number)] += 1;
         }
     }
-    let free = Deck::ALL.map(|d| d.cards().difference(evidence.hand).len() as i64);
+    let free = Deck::ALL.map(|d| d.cards().difference(evidence.hand()).len() as i64);
     let count_decks = |cards: Cards| {
         let mut p = [0i64; 4];
         for card in cards {
@@ -306,7 +293,7 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
             Some(known) => vec![Stack { counts: [0; 8], value: known.sprint_value() }],
             None => {
                 let room: [u8; 8] = std::array::from_fn(|c| {
-                    if c < 2 || s.had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 }
+                    if c < 2 || s.had(of_deck(c / 2)) > 0 { pool[c].clamp(0, 15) as u8 } else { 0 }
                 });
                 stacks(s.sprint_count, &room)
             }
@@ -318,7 +305,7 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
     let start_key = Key::new(0, &[0; 8], [0, 0], evidence.all_open());
     start.index.insert(start_key, 0);
     start.keys.push(start_key);
-    start.forward.push(if evidence.impossible { 0 } else { 1 });
+    start.forward.push(if evidence.impossible() { 0 } else { 1 });
     layers.push(start);
     let mut work = 0usize;
     let mut before = [0i64; 4];
@@ -328,13 +315,13 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
         // for the nearest number the position may be, and no more than the farthest needs
         // (larger ones merge into that). `None`: no number above `p`.
         let values = |p: u8| -> Option<(u8, u8)> {
-            let numbers = slot.number.map_or(allowed[i - 1].bits(), |h| 1 << h);
+            let numbers = slot.number.map_or(allowed[i - 1].bits(), |h| 1 << h.number());
             let above = numbers & !between(0, p) & !1;
             if above == 0 {
                 return None;
             }
             let (near, far) = (above.trailing_zeros() as u8, 63 - above.leading_zeros() as u8);
-            Some((near.saturating_sub(p + slot.base), far.saturating_sub(p + slot.base)))
+            Some((near.saturating_sub(p + slot.reach.free()), far.saturating_sub(p + slot.reach.free())))
         };
         // How many of this position's stacks (sorted by value, highest first) are worth `need`.
         let at_least = |need: u8| stacks[i - 1].partition_point(|s| s.value >= need);
@@ -391,7 +378,7 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                             + public_sprints[i - 1][d];
                         if here > 0 {
                             let placed = before[d] + i64::from(used[2 * d] + used[2 * d + 1]);
-                            weight = mul(weight, falling(slot.had[d] - placed, here)?)?;
+                            weight = mul(weight, falling(slot.had(of_deck(d)) - placed, here)?)?;
                         }
                     }
                     if weight == 0 {
@@ -406,8 +393,8 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
         // The hideout: the numbers a state may go to, as a mask (bit `h` for number `h`).
         let numbers = |key: Key| -> u64 {
             let p = key.h();
-            let top = p.saturating_add(slot.base + key.value());
-            match slot.number {
+            let top = p.saturating_add(slot.reach.free() + key.value());
+            match slot.number.map(Card::number) {
                 Some(h) if h > p && h <= top => 1 << h,
                 Some(_) => 0,
                 None => allowed[i - 1].bits() & between(p, top.min(41)),
@@ -464,7 +451,7 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
                         let placed = before[d1]
                             + public_sprints[i - 1][d1]
                             + i64::from(used[2 * d1] + used[2 * d1 + 1]);
-                        weight = mul(weight, falling(slot.had[d1] - placed, 1)?)?;
+                        weight = mul(weight, falling(slot.had(of_deck(d1)) - placed, 1)?)?;
                     }
                     if weight == 0 {
                         continue;
@@ -478,7 +465,7 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
             before[d] += public_sprints[i - 1][d];
         }
         if let Some(h) = slot.number {
-            let d = deck(h);
+            let d = deck(h.number());
             if (1..=3).contains(&d) {
                 before[d] += 1;
             }
@@ -497,7 +484,7 @@ pub(crate) fn count(evidence: &Evidence, allowed: &[Cards]) -> Option<Worlds> {
         }
         for d in 1..=3 {
             let placed = before[d] + i64::from(used[2 * d] + used[2 * d + 1]);
-            weight = mul(weight, falling(free[d - 1] - placed, evidence.taken[d] - placed)?)?;
+            weight = mul(weight, falling(free[d - 1] - placed, evidence.taken(of_deck(d)) - placed)?)?;
         }
         Some(weight)
     };
@@ -555,7 +542,7 @@ impl Key {
 /// second one. Counted by walking every deal (3 of deck 1 and 2 of deck 2, as sets; she holds
 /// nothing yet) and every first hideout and sprint set from it. `None` in any other state.
 pub(crate) fn between_opening_placements(view: &fugitive_core::View) -> Option<Worlds> {
-    use fugitive_core::{Card, OpeningHideouts, Phase};
+    use fugitive_core::{OpeningHideouts, Phase};
     let opening = view.rules.opening_hideouts == OpeningHideouts::ExactlyTwo
         && view.phase == Phase::Opening { placed: 1 }
         && view.rules.events.is_off()
@@ -576,7 +563,7 @@ pub(crate) fn between_opening_placements(view: &fugitive_core::View) -> Option<W
                     for &y in &deck_two[l + 1..] {
                         let hand = fixed.union(Cards::from_iter([a, b, c, x, y]));
                         for h in hand.without(Card::ESCAPE) {
-                            if h.number() > 3 + 2 * k as u8 {
+                            if h.number() > Reach::OPENING.with(2 * k as u8) {
                                 continue;
                             }
                             sets.clear();
@@ -585,7 +572,9 @@ pub(crate) fn between_opening_placements(view: &fugitive_core::View) -> Option<W
                             );
                             for &s in &sets {
                                 let left = hand.without(h).difference(s);
-                                if h.number() <= 3 + s.sprint_value() && can_place(left, h) {
+                                if h.number() <= Reach::OPENING.with(s.sprint_value())
+                                    && can_place(left, h, Reach::OPENING)
+                                {
                                     counts[usize::from(h.number())] += 1;
                                 }
                             }
@@ -596,15 +585,6 @@ pub(crate) fn between_opening_placements(view: &fugitive_core::View) -> Option<W
         }
     }
     Some(Worlds { total: counts.iter().sum(), positions: vec![(1, counts)] })
-}
-
-/// Whether `hand` holds a hideout he may place after `last` (R9, as the rules check R6).
-fn can_place(hand: Cards, last: fugitive_core::Card) -> bool {
-    let spare = hand.without(fugitive_core::Card::ESCAPE).sprint_value();
-    hand.iter().any(|h| {
-        let own = if h == fugitive_core::Card::ESCAPE { 0 } else { h.sprint_value() };
-        h > last && h.number() - last.number() <= 3 + spare - own
-    })
 }
 
 #[cfg(test)]

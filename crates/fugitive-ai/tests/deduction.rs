@@ -54,18 +54,54 @@ fn check_contains_truth(game: &Game) {
     }
 }
 
+/// The exact notepad's numbers at each face-down position are among the public sets the
+/// Marshal's aids show (`View::candidates`, R20): hers, and so the spectator's (R21). The
+/// notepad only ever narrows what the public rules allow.
+fn check_within_public_sets(game: &Game) {
+    let d = Deduction::of(&MarshalView::of(game));
+    let hers = game.view(Viewer::Marshal).candidates().expect("the game runs");
+    let public = game.view(Viewer::Spectator).candidates().expect("the game runs");
+    let positions =
+        |c: &fugitive_core::Candidates| c.positions.iter().map(|p| p.position).collect::<Vec<_>>();
+    assert_eq!(d.positions().iter().map(|p| p.position).collect::<Vec<_>>(), positions(&hers));
+    assert_eq!(positions(&hers), positions(&public));
+    for p in d.positions() {
+        let notepad: Cards = p.candidates.iter().map(|c| c.number).collect();
+        assert!(
+            notepad.is_subset(hers.at(p.position)),
+            "position {}: {notepad:?} beyond {:?} in {:?}",
+            p.position,
+            hers.at(p.position),
+            game.actions()
+        );
+        assert!(
+            hers.at(p.position).is_subset(public.at(p.position)),
+            "position {}: {:?}",
+            p.position,
+            game.actions()
+        );
+    }
+}
+
 #[test]
 fn candidates_always_contain_the_true_hideouts_in_random_games() {
     for seed in 0..80 {
-        random_game(seed, check_contains_truth);
+        random_game(seed, |game| {
+            check_contains_truth(game);
+            check_within_public_sets(game);
+        });
     }
 }
 
 #[test]
 fn candidates_always_contain_the_true_hideouts_in_bot_games() {
     for seed in 0..40 {
-        bot_game(seed, Level::Easy, Level::Hard, check_contains_truth);
-        bot_game(seed, Level::Hard, Level::Easy, check_contains_truth);
+        let check = |game: &Game| {
+            check_contains_truth(game);
+            check_within_public_sets(game);
+        };
+        bot_game(seed, Level::Easy, Level::Hard, check);
+        bot_game(seed, Level::Hard, Level::Easy, check);
     }
 }
 

@@ -1,4 +1,5 @@
-//! How fast the rules engine is: one action, one view, the legal actions, whole random games.
+//! How fast the rules engine is: one action, one view, the legal actions, the public candidates
+//! (`View::candidates`), whole random games.
 //!
 //! `cargo bench -p fugitive-core --bench core`; the figures are in `BENCHMARKS.md`.
 //! The positions come from one seeded random game, so every run measures the same ones.
@@ -115,6 +116,18 @@ fn benches(c: &mut Criterion) {
     }
     group.finish();
 
+    // The public candidates, which the server makes once per version for the Marshal's view and
+    // once for the spectators'.
+    let mut group = c.benchmark_group("candidates");
+    for (stage, p) in [("mid", mid), ("late", late)] {
+        for viewer in [Viewer::Marshal, Viewer::Spectator] {
+            let view = p.game.view(viewer);
+            group.bench_function(format!("{stage}/{viewer:?}"), |b| b.iter(|| black_box(&view).candidates()));
+        }
+    }
+    group.finish();
+    candidates_tail();
+
     let mut group = c.benchmark_group("self_play");
     group.throughput(Throughput::Elements(1));
     let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -126,6 +139,34 @@ fn benches(c: &mut Criterion) {
         });
     });
     group.finish();
+}
+
+/// Criterion reports no tail: every Marshal view of 300 random games (every event variant),
+/// timed one by one, with the median, p99 and the worst printed.
+fn candidates_tail() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut times = Vec::new();
+    for seed in 0..300u64 {
+        let rules = RuleOptions {
+            events: fugitive_core::EventVariant::ALL[seed as usize % fugitive_core::EventVariant::ALL.len()],
+            ..RuleOptions::default()
+        };
+        for p in random_game(Setup::new(seed).with_rules(rules), &mut rng) {
+            let view = p.game.view(Viewer::Marshal);
+            let start = std::time::Instant::now();
+            black_box(black_box(&view).candidates());
+            times.push(start.elapsed());
+        }
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    println!(
+        "candidates of {} Marshal views: median {:?}, p99 {:?}, worst {:?}",
+        times.len(),
+        at(0.5),
+        at(0.99),
+        times[times.len() - 1]
+    );
 }
 
 criterion_group! {

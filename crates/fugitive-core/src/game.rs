@@ -8,6 +8,7 @@ use crate::deck::{Deal, DealError, Deck, Seed};
 use crate::events::{Decision, DeckCard, Effect, EventCard, EventDeal, TrailEffect, TrailEvent};
 use crate::history::Event;
 use crate::phase::{Outcome, Phase, Reason};
+use crate::reach::{Reach, can_place};
 use crate::role::{ByRole, Role};
 use crate::rules::{OpeningHideouts, RuleOptions, Setup};
 use crate::trail::Trail;
@@ -337,17 +338,19 @@ impl Game {
         }
         let sprint = sprints.sprint_value();
         let effect = self.next_space_effect();
-        if effect == Some(TrailEffect::Roadblock) && !sprints.is_empty() {
+        let reach = Reach::on(effect);
+        if !reach.allows_sprints() && !sprints.is_empty() {
             return Err(ActionError::RoadblockSprints);
         }
-        let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
-        if hideout.number() - last.number() > reach + sprint {
-            return Err(match reach {
-                3 => ActionError::TooFar { hideout, last, sprint },
-                _ => ActionError::SafeHouseTooFar { hideout, last, sprint },
+        if hideout.number() - last.number() > reach.with(sprint) {
+            return Err(match effect {
+                Some(TrailEffect::SafeHouse) => ActionError::SafeHouseTooFar { hideout, last, sprint },
+                _ => ActionError::TooFar { hideout, last, sprint },
             });
         }
-        if self.needs_second_hideout() && !can_place(hand.without(hideout).difference(sprints), hideout) {
+        if self.needs_second_hideout()
+            && !can_place(hand.without(hideout).difference(sprints), hideout, Reach::OPENING)
+        {
             return Err(ActionError::NoSecondHideout);
         }
         Ok(())
@@ -487,13 +490,4 @@ impl Game {
         self.phase = Phase::Over;
         self.history.push(Event::GameOver { outcome });
     }
-}
-
-/// Whether a hand can place some hideout after `last`, sprinting with everything else but 42.
-pub(crate) fn can_place(hand: Cards, last: Card) -> bool {
-    let spare = hand.without(Card::ESCAPE).sprint_value();
-    hand.iter().any(|h| {
-        let own = if h == Card::ESCAPE { 0 } else { h.sprint_value() };
-        h > last && h.number() - last.number() <= 3 + spare - own
-    })
 }

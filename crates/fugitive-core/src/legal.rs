@@ -8,8 +8,9 @@ use crate::action::Action;
 use crate::card::{Card, Cards};
 use crate::deck::Deck;
 use crate::events::{Choice, Decision, TrailEffect};
-use crate::game::{Game, can_place};
+use crate::game::Game;
 use crate::phase::Phase;
+use crate::reach::{Reach, can_place};
 use crate::role::Role;
 use crate::rules::{OpeningHideouts, RuleOptions};
 use crate::view::View;
@@ -365,7 +366,7 @@ fn placements(
     effect: Option<TrailEffect>,
     second: bool,
 ) -> (Vec<Placement>, Vec<Blocked>) {
-    let reach = if effect == Some(TrailEffect::SafeHouse) { 5 } else { 3 };
+    let reach = Reach::on(effect);
     let mut placements = Vec::new();
     let mut blocked = Vec::new();
     for hideout in hand {
@@ -373,11 +374,9 @@ fn placements(
             blocked.push(Blocked { hideout, why: Why::NotAbove { last } });
             continue;
         }
-        let value = (hideout.number() - last.number()).saturating_sub(reach);
-        let from = match effect {
-            Some(TrailEffect::Roadblock) => Cards::EMPTY,
-            _ => hand.without(hideout).without(Card::ESCAPE),
-        };
+        let value = reach.need(hideout.number() - last.number());
+        let from =
+            if reach.allows_sprints() { hand.without(hideout).without(Card::ESCAPE) } else { Cards::EMPTY };
         if from.sprint_value() < value {
             blocked.push(Blocked { hideout, why: Why::TooFar { need: value } });
             continue;
@@ -386,7 +385,7 @@ fn placements(
             let sets: Vec<Cards> = from
                 .subsets()
                 .filter(|s| s.sprint_value() >= value)
-                .filter(|s| can_place(hand.without(hideout).difference(*s), hideout))
+                .filter(|s| can_place(hand.without(hideout).difference(*s), hideout, Reach::OPENING))
                 .collect();
             if sets.is_empty() {
                 blocked.push(Blocked { hideout, why: Why::NoSecondHideout });

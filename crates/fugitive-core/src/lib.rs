@@ -19,6 +19,12 @@
 //!   random player.
 //! - [`View`] (`view.rs`): the serializable view of the Fugitive, the Marshal or a spectator;
 //!   [`View::during_play`] is the one definition of what a viewer may not see.
+//! - [`Reach`] and [`can_place`] (`reach.rs`): how far above the card before it a hideout may
+//!   lie (R9, R10, F1, M1), the one statement of that rule.
+//! - What the public record says about the face-down hideouts: [`Evidence`] (`evidence.rs`),
+//!   the rules read from a Marshal's or spectator's view; [`TrailCount`] (`trails.rs`), the
+//!   trails that fit it; [`Candidates`] (`candidates.rs`, [`View::candidates`]), what each
+//!   face-down position can be by the public rules alone, which the Marshal's aids show.
 //! - Event variants (`events/`, `EVENTS.md` E1–E5; nothing there knows the game): [`EventCard`]
 //!   (each card's id, icon and effect as primitives; the names and texts are the web client's
 //!   translations), [`EventDeal`] and [`DeckCard`] (the set-up), [`Decision`] and [`Choice`]
@@ -59,28 +65,36 @@
 #![warn(missing_docs)]
 
 mod action;
+mod candidates;
 mod card;
 mod deck;
 mod events;
+mod evidence;
 mod game;
 mod history;
 mod legal;
 mod phase;
+mod reach;
 mod role;
 mod rules;
 mod trail;
+mod trails;
 mod turn;
 mod view;
 
 pub use action::{Action, ActionError};
+pub use candidates::{Candidates, PositionNumbers, RuledOut, Ruling};
 pub use card::{Card, Cards, CardsIter};
 pub use deck::{Deal, DealError, Deck, Seed};
 pub use events::{Choice, Decision, DeckCard, EventCard, EventDeal, Icon, TrailEffect, TrailEvent};
+pub use evidence::{Evidence, MAX_OPEN_GUESSES, PositionEvidence};
 pub use game::{Game, ReplayError};
 pub use history::Event;
 pub use legal::{Blocked, GuessOptions, LegalActions, Placement, SprintOptions, Why};
 pub use phase::{Outcome, Phase, Reason};
+pub use reach::{Reach, can_place};
 pub use role::{ByRole, Role, Viewer};
 pub use rules::{EventVariant, OpeningHideouts, RuleOptions, Setup};
 pub use trail::{Hideout, Trail};
+pub use trails::{PositionTrails, TrailCount, TrailHasher};
 pub use view::{DeckView, EventsView, HandView, TrailCard, View};

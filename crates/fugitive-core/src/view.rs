@@ -19,8 +19,11 @@ pub struct View {
     pub viewer: Viewer,
     /// The rule options.
     pub rules: RuleOptions,
-    /// The phase, which says whose turn it is.
+    /// The phase: what the player to move must do now.
     pub phase: Phase,
+    /// Whose move it is (R5–R8, R16; an event's or the pass bonus's choice, E3), `None` once
+    /// the game is over: [`Phase::to_move`], so that a client need not work it out.
+    pub to_move: Option<Role>,
     /// The trail, card 0 first.
     pub trail: Vec<TrailCard>,
     /// The three decks, deck 1 first.
@@ -74,6 +77,10 @@ pub struct TrailCard {
 pub struct DeckView {
     /// Which deck.
     pub deck: Deck,
+    /// Its lowest card (R2).
+    pub low: Card,
+    /// Its highest card (R2).
+    pub high: Card,
     /// Cards left.
     pub size: usize,
     /// The cards, top first, once the game is over (R18): hideout numbers, event ids and
@@ -109,7 +116,15 @@ impl Game {
             .collect();
         let decks = Deck::ALL.map(|deck| {
             let cards = self.deck(deck);
-            DeckView { deck, size: cards.len(), cards: Some(cards.to_vec()) }
+            let (low, high) = deck.range();
+            let card = |n| Card::new(n).expect("a deck's range holds cards");
+            DeckView {
+                deck,
+                low: card(low),
+                high: card(high),
+                size: cards.len(),
+                cards: Some(cards.to_vec()),
+            }
         });
         let hands = ByRole::new_with(|role| {
             let cards = self.hand(role);
@@ -119,6 +134,7 @@ impl Game {
             viewer,
             rules: self.rules,
             phase: self.phase,
+            to_move: self.phase.to_move(),
             trail,
             decks,
             hands,

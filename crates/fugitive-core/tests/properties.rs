@@ -201,6 +201,8 @@ fn assert_views_show_what_they_may(game: &Game) {
         let fugitive = viewer == Viewer::Fugitive || over;
         assert!(view.viewer == viewer && view.rules == game.rules() && view.phase == game.phase());
         assert_eq!(view.outcome, game.outcome());
+        // R5–R8, R16, E3: whose move it is, as the game has it.
+        assert_eq!(view.to_move, game.to_move(), "{:?}", game.phase());
         assert_eq!(view.seed, game.seed().filter(|_| over), "R4, R18: the seed");
         let trail = game.trail().positions();
         assert_eq!(view.trail.len(), trail.len());
@@ -215,6 +217,8 @@ fn assert_views_show_what_they_may(game: &Game) {
         }
         for (seen, deck) in view.decks.iter().zip(Deck::ALL) {
             assert_eq!((seen.deck, seen.size), (deck, game.deck(deck).len()));
+            // R2: the range a deck's cards come from, for the clients that name it.
+            assert_eq!(Cards::range(seen.low.number(), seen.high.number()), deck.cards());
             assert_eq!(seen.cards, over.then(|| game.deck(deck).to_vec()), "R4, R18: the deck order");
         }
         for role in Role::ALL {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use fugitive_core::{Action, Cards, LegalActions};
+use fugitive_core::{Action, LegalActions};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -192,17 +192,6 @@ enum Kind {
 #[derive(Deserialize)]
 struct View {
     outcome: Option<IgnoredAny>,
-    hands: Option<Hands>,
-}
-
-#[derive(Deserialize)]
-struct Hands {
-    fugitive: Hand,
-}
-
-#[derive(Deserialize)]
-struct Hand {
-    cards: Option<Cards>,
 }
 
 /// The latest `state` a socket received.
@@ -217,8 +206,6 @@ pub struct State {
     pub legal: Option<LegalActions>,
     /// When the turn clock runs out, as of the latest frame that showed it running.
     pub deadline: Option<Instant>,
-    /// The Fugitive's hand as the receiver sees it, for a delta's short `legal`.
-    hand: Option<Cards>,
 }
 
 impl State {
@@ -240,9 +227,6 @@ impl State {
             );
         }
         if let Some(view) = frame.view {
-            if whole || view.hands.is_some() {
-                self.hand = view.hands.and_then(|hands| hands.fugitive.cards);
-            }
             self.over = if whole { view.outcome.is_some() } else { self.over || view.outcome.is_some() };
         } else if whole {
             bail!("a whole state without view");
@@ -252,35 +236,13 @@ impl State {
         }
         if whole || frame.legal.is_some() {
             self.legal = match frame.legal {
-                Some(mut legal) if !legal.is_null() => {
-                    fill_sprint_sources(&mut legal, self.hand);
-                    Some(serde_json::from_value(legal)?)
-                }
+                Some(legal) if !legal.is_null() => Some(serde_json::from_value(legal)?),
                 _ => None,
             };
         }
         self.version = version;
         self.game = game;
         Ok(Some(version))
-    }
-}
-
-/// Gives each `at_least` placement of a delta's `legal` that left out `from` the one it stands
-/// for: the Fugitive's hand but that hideout and 42.
-fn fill_sprint_sources(legal: &mut serde_json::Value, hand: Option<Cards>) {
-    let placements = legal.get_mut("placements").and_then(serde_json::Value::as_array_mut);
-    for placement in placements.into_iter().flatten() {
-        let Some(hideout) = placement["hideout"].as_u64() else { continue };
-        let sprints = &mut placement["sprints"];
-        if sprints["kind"] == "at_least" && sprints.get("from").is_none() {
-            let from: Vec<u64> = hand
-                .into_iter()
-                .flatten()
-                .map(|c| u64::from(c.number()))
-                .filter(|&c| c != hideout && c != 42)
-                .collect();
-            sprints["from"] = json!(from);
-        }
     }
 }
 
@@ -304,7 +266,7 @@ impl Player {
         let connect = tokio_tungstenite::connect_async_with_config(url, None, true);
         let (ws, _) =
             tokio::time::timeout(ANSWER_TIMEOUT, connect).await.context("no WebSocket upgrade in time")??;
-        let state = State { version: 0, game: 0, over: false, legal: None, deadline: None, hand: None };
+        let state = State { version: 0, game: 0, over: false, legal: None, deadline: None };
         let mut player = Player { ws, seq: 0, state };
         let seq = player.send(json!({"type": "hello", "token": token})).await?;
         let (mut replied, mut welcomed, mut stated) = (false, false, false);
@@ -451,7 +413,7 @@ impl Player {
 
 #[cfg(test)]
 mod tests {
-    use fugitive_core::{Card, SprintOptions};
+    use fugitive_core::{Card, Cards, SprintOptions};
 
     use super::*;
 
@@ -460,15 +422,15 @@ mod tests {
     }
 
     fn held() -> State {
-        State { version: 0, game: 0, over: false, legal: None, deadline: None, hand: None }
+        State { version: 0, game: 0, over: false, legal: None, deadline: None }
     }
 
-    const LEGAL: &str = r#"{"draws":[],"placements":[{"hideout":9,"sprints":{"kind":"at_least","value":0}},
+    const LEGAL: &str = r#"{"draws":[],"placements":[{"hideout":9,"sprints":{"kind":"at_least","value":0,"from":[4,12]}},
         {"hideout":12,"sprints":{"kind":"at_least","value":2,"from":[]}}],"pass":true,"end_turn":false,
         "guess":null,"resign":true,"time_out":true}"#;
 
     #[test]
-    fn a_delta_applies_to_its_snapshot_and_fills_in_the_sprint_sources() {
+    fn a_delta_applies_to_its_snapshot() {
         let mut state = held();
         let snapshot = json!({"type": "snapshot", "version": 3, "game": 1, "legal": null,
             "view": {"outcome": null, "hands": {"fugitive": {"size": 3, "cards": [4, 9, 42]}}},

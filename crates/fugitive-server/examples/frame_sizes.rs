@@ -27,7 +27,10 @@ fn status() -> RoomStatus {
 
 fn current(game: &Game, viewer: Viewer, version: u64) -> Current {
     let legal = viewer.role().map(|role| game.legal_actions(role));
-    Current { version, game: 1, view: game.view(viewer), legal, notepad: None }
+    let view = game.view(viewer);
+    // The public candidates, as the room sends them to the Marshal and the spectators.
+    let candidates = view.candidates();
+    Current { version, game: 1, view, legal, notepad: None, candidates }
 }
 
 /// The stalling players' next action.

@@ -16,10 +16,10 @@
 //!   `[position, card]`;
 //! - `view`: every other field of the view that changed (`phase`, `hands`, `decks`, `outcome`,
 //!   `seed`, `events`…), whole;
-//! - `legal`: whole, when changed, but a placement's `from` is left out when it is every other
-//!   card of the Fugitive's hand but 42 (the usual case, which the client fills in): else his
-//!   placements would grow with the square of his hand;
+//! - `legal`: whole, when changed (a placement's `from` always included: the clients once filled
+//!   it in from "his hand less the hideout and 42", a rule three clients had to repeat);
 //! - `notepad`: whole, when changed;
+//! - `candidates`: whole, when changed (the Marshal's and spectators' public sets);
 //! - `room`: the fields of the room status that changed, whole.
 //!
 //! Nothing here depends on the game's length but the history, and only the new entries of it
@@ -28,7 +28,7 @@
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{Card, Event, LegalActions, Role, SprintOptions, TrailCard, View, Viewer};
+use fugitive_core::{Candidates, Event, LegalActions, TrailCard, View, Viewer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -47,6 +47,9 @@ pub struct Current {
     pub legal: Option<LegalActions>,
     /// The Marshal's notepad, in her view of a room that shows it.
     pub notepad: Option<Notepad>,
+    /// What each face-down hideout can be by the public rules alone (`View::candidates`): in
+    /// the Marshal's and the spectators' views while the game runs.
+    pub candidates: Option<Candidates>,
 }
 
 impl Current {
@@ -68,6 +71,7 @@ impl Current {
             legal: self.legal.as_ref(),
             room,
             notepad: self.notepad.as_ref(),
+            candidates: self.candidates.as_ref(),
         }
     }
 
@@ -83,6 +87,7 @@ impl Current {
             legal: self.legal.clone(),
             room: Arc::clone(room),
             notepad: self.notepad.clone(),
+            candidates: self.candidates.clone(),
         }
     }
 }
@@ -109,6 +114,7 @@ pub struct Sent {
     /// The room status's fields, made once per change and shared by the viewers.
     room: Arc<Map<String, Value>>,
     notepad: Option<Notepad>,
+    candidates: Option<Candidates>,
 }
 
 /// The room status as the JSON object every state frame carries, made once per change and
@@ -139,6 +145,7 @@ fn short(view: &View) -> View {
         viewer: view.viewer,
         rules: view.rules,
         phase: view.phase,
+        to_move: view.to_move,
         trail: Vec::new(),
         decks: view.decks.clone(),
         hands: view.hands,
@@ -180,7 +187,7 @@ pub struct Delta<'a> {
     /// The other view fields that changed, whole.
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub view: Map<String, Value>,
-    /// The legal actions, when they changed, placements' usual `from` left out ([`wire_legal`]).
+    /// The legal actions, when they changed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<Value>,
     /// The room status fields that changed.
@@ -189,6 +196,9 @@ pub struct Delta<'a> {
     /// The notepad, when it changed (`null`: no notepad any more).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notepad: Option<Value>,
+    /// The public candidates, when they changed (`null`: none any more, the game ended).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Value>,
 }
 
 /// What to send the protocol-2 sockets of a viewer after a change.
@@ -234,9 +244,10 @@ pub fn delta(sent: &Sent, now: &Current, room: &Arc<Map<String, Value>>) -> (Cha
         } else {
             changed(&view_fields(&sent.view), &view_fields(&next.view))
         },
-        legal: (sent.legal != next.legal).then(|| wire_legal(now)),
+        legal: (sent.legal != next.legal).then(|| to_value(&next.legal)),
         room: if Arc::ptr_eq(&sent.room, room) { Map::new() } else { changed(&sent.room, room) },
         notepad: (sent.notepad != next.notepad).then(|| to_value(&next.notepad)),
+        candidates: (sent.candidates != next.candidates).then(|| to_value(&next.candidates)),
     };
     let nothing = delta.version == delta.base
         && delta.history.is_empty()
@@ -245,30 +256,13 @@ pub fn delta(sent: &Sent, now: &Current, room: &Arc<Map<String, Value>>) -> (Cha
         && delta.view.is_empty()
         && delta.legal.is_none()
         && delta.room.is_empty()
-        && delta.notepad.is_none();
+        && delta.notepad.is_none()
+        && delta.candidates.is_none();
     if nothing {
         return (Change::None, next);
     }
     let frame = encode_as(Protocol::V2, &ServerMessage::Delta(&delta));
     (Change::Delta(frame), next)
-}
-
-/// A delta's `legal`: the viewer's legal actions, with the `from` of each placement left out
-/// when it is the rest of the Fugitive's hand, 42 excepted — what a client fills back in.
-fn wire_legal(now: &Current) -> Value {
-    let mut value = to_value(&now.legal);
-    let (Some(legal), Some(hand)) = (&now.legal, now.view.hands[Role::Fugitive].cards) else {
-        return value;
-    };
-    for (placement, wire) in
-        legal.placements.iter().zip(value["placements"].as_array_mut().into_iter().flatten())
-    {
-        let usual = hand.without(placement.hideout).without(Card::ESCAPE);
-        if matches!(placement.sprints, SprintOptions::AtLeast { from, .. } if from == usual) {
-            wire["sprints"].as_object_mut().expect("at_least is an object").remove("from");
-        }
-    }
-    value
 }
 
 /// The fields of `now` that differ from `before`, whole; a field gone is `null`.

@@ -8,7 +8,7 @@
 //! code, and the caller sends it; nothing else happens.
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{Action, ByRole, Card, EventCard, LegalActions, Role, View};
+use fugitive_core::{Action, ByRole, Candidates, Card, EventCard, LegalActions, Role, View};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
@@ -353,6 +353,10 @@ pub struct Full<'a> {
     /// The Marshal's notepad, solved (room option `notepad_assist`): her state only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notepad: Option<&'a Notepad>,
+    /// What each face-down hideout can be by the public rules alone (`View::candidates`): the
+    /// Marshal's and the spectators' states while the game runs, in every room.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<&'a Candidates>,
 }
 
 /// A server message.

@@ -50,6 +50,21 @@ async fn play_against(server: &Server, body: Value, me: Role) -> Client {
     panic!("the game did not end");
 }
 
+/// The Marshal's states carry the public candidates while the game runs (issue 23), one
+/// position per face-down hideout, and none once it is over (R18).
+fn assert_public_candidates(states: &[Value]) {
+    for state in states {
+        let view: View = serde_json::from_value(state["view"].clone()).unwrap();
+        if view.outcome.is_some() {
+            assert!(state.get("candidates").is_none(), "not after the end: all is public");
+            continue;
+        }
+        let candidates: fugitive_core::Candidates =
+            serde_json::from_value(state["candidates"].clone()).unwrap();
+        assert_eq!(Some(candidates), view.candidates(), "the core's sets of her view");
+    }
+}
+
 /// The server replaces a bot's illegal move by a random one so no game stalls; in tests that
 /// must never have been needed.
 async fn assert_no_illegal_bot_move(server: &Server) {
@@ -68,9 +83,11 @@ async fn a_whole_game_against_each_computer_opponent() {
         let body = json!({ "role": "fugitive", "opponent": { "bot": level } });
         let client = play_against(&server, body, Role::Fugitive).await;
         assert!(client.states().all(|s| s.get("notepad").is_none()), "the Fugitive never gets a notepad");
+        assert!(client.states().all(|s| s.get("candidates").is_none()), "nor the public candidates");
         let body = json!({ "role": "marshal", "opponent": { "bot": level } });
         let mut client = play_against(&server, body, Role::Marshal).await;
         assert!(client.states().all(|s| s.get("notepad").is_none()), "notepad_assist is off by default");
+        assert_public_candidates(&client.states().cloned().collect::<Vec<_>>());
         // The computer accepts a rematch, and plays the other role in game 2.
         assert_eq!(client.request(json!({ "type": "rematch" })).await["ok"], true);
         let state = client.wait_state(|s| s["game"] == 2).await;
@@ -98,6 +115,19 @@ async fn the_notepad_assist_gives_the_marshal_the_candidates() {
     let candidates = &placed["notepad"]["positions"][0]["candidates"];
     assert!(!candidates.as_array().unwrap().is_empty(), "{placed}");
     assert!(states.last().unwrap().get("notepad").is_none(), "not after the end: all is public");
+    assert_public_candidates(&states);
+    // The notepad narrows the public candidates, never widens them (issue 23).
+    for state in &running {
+        for position in state["notepad"]["positions"].as_array().unwrap() {
+            let public = state["candidates"]["positions"].as_array().unwrap();
+            let at =
+                public.iter().find(|p| p["position"] == position["position"]).expect("the same positions");
+            for candidate in position["candidates"].as_array().unwrap() {
+                let numbers = at["numbers"].as_array().unwrap();
+                assert!(numbers.contains(&candidate["number"]), "{candidate} beyond {at}");
+            }
+        }
+    }
     assert_no_illegal_bot_move(&server).await;
     server.stop().await;
 }

@@ -16,10 +16,15 @@ use serde_json::{Value, json};
 
 /// The most bytes of any frame after `hello` but the one that ends the game (which shows the
 /// whole deal, R18: bounded by the cards, not by the game's length), leaving out a player's
-/// `legal`: his legal actions are sent whole when they change, and they grow with his hand
-/// (each of the Fugitive's placements lists the sprint cards it may take; the Marshal's guess
-/// lists up to 41 numbers), never with the game's length.
+/// `legal` and the public `candidates`: his legal actions are sent whole when they change, and
+/// they grow with his hand (each of the Fugitive's placements lists the sprint cards it may
+/// take; the Marshal's guess lists up to 41 numbers), never with the game's length.
 const SMALL: usize = 600;
+/// The most bytes of the public candidates (issue 23) in a frame: sent whole when they change,
+/// they name each number 1–41 once per face-down position it can be, or once as ruled out —
+/// bounded by the cards and the positions face down, never by the game's length (761 at most
+/// measured here).
+const CANDIDATES: usize = 1_200;
 /// The most bytes of the frame that ends a game.
 const GAME_OVER: usize = 6_000;
 
@@ -155,36 +160,53 @@ fn assert_deltas_hide(client: &V2, viewer: Viewer) {
     assert!(checked > 0, "no delta was checked");
 }
 
-/// The largest frame after the reply to `hello`, whole and without `legal` — but the snapshots
-/// asked for with `resync` and the frame that ended the game — and the size of that one.
-fn sizes_after_hello(client: &V2) -> (usize, usize, Option<usize>) {
+/// Sizes of the frames after the reply to `hello` (but the snapshots asked for with `resync`
+/// and the frame that ended the game).
+#[derive(Debug, Default)]
+struct Sizes {
+    /// The largest frame, whole.
+    largest: usize,
+    /// The largest frame without `legal` and `candidates`.
+    rest: usize,
+    /// The largest `candidates` field.
+    candidates: usize,
+    /// The frame that ended the game.
+    end: Option<usize>,
+}
+
+fn sizes_after_hello(client: &V2) -> Sizes {
     let hello = client.frames.iter().position(|(_, f)| f["type"] == "reply").expect("hello's reply");
-    let (mut largest, mut without_legal, mut end) = (0, 0, None);
+    let mut sizes = Sizes::default();
     for (size, frame) in client.frames[hello + 1..].iter().filter(|(_, f)| f["type"] != "snapshot") {
         if frame["view"].get("outcome").is_some_and(|o| !o.is_null()) {
-            end = Some(*size);
+            sizes.end = Some(*size);
             continue;
         }
         let mut rest = frame.clone();
         rest.as_object_mut().unwrap().remove("legal");
-        largest = largest.max(*size);
-        without_legal = without_legal.max(rest.to_string().len());
+        let candidates =
+            rest.as_object_mut().unwrap().remove("candidates").map_or(0, |c| c.to_string().len());
+        sizes.largest = sizes.largest.max(*size);
+        sizes.rest = sizes.rest.max(rest.to_string().len());
+        sizes.candidates = sizes.candidates.max(candidates);
     }
-    (largest, without_legal, end)
+    sizes
 }
 
-/// Every frame after `hello` is small: the spectator's whole, a player's but for his legal
-/// actions.
-fn assert_small(client: &V2, viewer: Viewer) -> (usize, Option<usize>) {
-    let (largest, without_legal, end) = sizes_after_hello(client);
+/// Every frame after `hello` is small: each without `legal` and `candidates` within [`SMALL`],
+/// the candidates within [`CANDIDATES`], and so a spectator's whole frame within both.
+fn assert_small(client: &V2, viewer: Viewer) -> Sizes {
+    let sizes = sizes_after_hello(client);
     assert!(
-        without_legal <= SMALL,
-        "{viewer:?}: a frame of {without_legal} bytes (legal left out) after hello"
+        sizes.rest <= SMALL,
+        "{viewer:?}: a frame of {} bytes (legal and candidates left out)",
+        sizes.rest
     );
+    assert!(sizes.candidates <= CANDIDATES, "{viewer:?}: candidates of {} bytes", sizes.candidates);
     if viewer == Viewer::Spectator {
-        assert!(largest <= SMALL, "{viewer:?}: a frame of {largest} bytes after hello");
+        assert!(sizes.largest <= SMALL + CANDIDATES, "{viewer:?}: a frame of {} bytes", sizes.largest);
     }
-    (largest, end)
+    sizes
 }
 
 #[tokio::test]
@@ -222,9 +244,11 @@ async fn a_v2_client_holds_each_viewers_view_through_a_whole_game_and_a_rematch(
     assert_deltas_hide(&watchers.marshal, Viewer::Marshal);
     assert_deltas_hide(&watchers.spectator, Viewer::Spectator);
     for (v2, _, viewer) in watchers.pairs(&table) {
-        let (largest, end) = assert_small(v2, viewer);
+        let Sizes { largest, candidates, end, .. } = assert_small(v2, viewer);
         let end = end.expect("the frame that ends the game");
-        println!("{viewer:?}: largest frame after hello {largest} B, the game's end {end} B");
+        println!(
+            "{viewer:?}: largest frame after hello {largest} B (candidates at most {candidates} B), the game's end {end} B"
+        );
         assert!(end <= GAME_OVER, "{viewer:?}: the game ended in a frame of {end} bytes");
         assert_eq!(v2.gaps, 0);
     }
@@ -273,12 +297,13 @@ async fn frames_after_hello_stay_small_however_long_the_game_and_a_slow_reader_c
     watchers.resync(&table).await;
     let v1_state = table.spectator.state.as_ref().unwrap().to_string().len();
     for (v2, _, viewer) in watchers.pairs(&table) {
-        let (largest, _) = assert_small(v2, viewer);
+        let Sizes { largest, candidates, .. } = assert_small(v2, viewer);
         let deltas: Vec<usize> =
             v2.frames.iter().filter(|(_, f)| f["type"] == "delta").map(|(size, _)| *size).collect();
         let mean = deltas.iter().sum::<usize>() / deltas.len();
         println!(
-            "{viewer:?}: {history} history entries, {} deltas, mean {mean} B, largest frame after hello {largest} B; \
+            "{viewer:?}: {history} history entries, {} deltas, mean {mean} B, largest frame after hello {largest} B \
+             (candidates at most {candidates} B); \
              protocol 1's last spectator state {v1_state} B",
             deltas.len()
         );

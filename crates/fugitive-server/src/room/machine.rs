@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use fugitive_ai::Level;
-use fugitive_core::{Action, ByRole, Game, ReplayError, Role, RuleOptions, Setup, View, Viewer};
+use fugitive_core::{Action, ByRole, Candidates, Game, ReplayError, Role, RuleOptions, Setup, View, Viewer};
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -253,6 +253,9 @@ pub struct Machine {
     series: Series,
     /// The Marshal's notepad as of a version, solved by the shell off the actor.
     notepad: Option<(u64, Option<Notepad>)>,
+    /// Each viewer's public candidates (`View::candidates`, by `Viewer::ALL`'s order) as of a
+    /// version: made once per version and viewer, however many sockets and publishes.
+    candidates: [Option<(u64, Option<Candidates>)>; 3],
     /// A write failed: the database may hold it all the same (an ambiguous commit), or another
     /// node changed the room. The room is read back before it carries out anything else.
     stale: bool,
@@ -324,6 +327,7 @@ impl Machine {
             chat_buckets: Default::default(),
             series: stored.table.series,
             notepad: None,
+            candidates: Default::default(),
             stale: false,
             shared: false,
             owner: true,
@@ -1332,8 +1336,21 @@ impl Machine {
     // The frames: the one place a state is turned into frames for each protocol.
 
     /// The state `viewer` sees now.
-    fn current(&self, viewer: Viewer) -> Current {
+    fn current(&mut self, viewer: Viewer) -> Current {
         let view = self.game.view(viewer);
+        let index = Viewer::ALL.iter().position(|&v| v == viewer).expect("one of the viewers");
+        let candidates = match &self.candidates[index] {
+            // He knows his trail.
+            _ if viewer == Viewer::Fugitive => None,
+            Some((version, candidates)) if *version == self.version => candidates.clone(),
+            _ => {
+                #[cfg(test)]
+                tests::CANDIDATES_MADE.with(|made| made.set(made.get() + 1));
+                let candidates = view.candidates();
+                self.candidates[index] = Some((self.version, candidates.clone()));
+                candidates
+            }
+        };
         let legal = viewer.role().map(|role| self.game.legal_actions(role));
         let solved = match &self.notepad {
             Some((version, notepad)) if *version == self.version => notepad.clone(),
@@ -1346,7 +1363,7 @@ impl Machine {
             _ => None,
         };
         let notepad = if viewer == Viewer::Marshal { solved } else { None };
-        Current { version: self.version, game: self.game_number, view, legal, notepad }
+        Current { version: self.version, game: self.game_number, view, legal, notepad, candidates }
     }
 
     /// Tells every socket the room's new state, and wakes the computer opponent.
@@ -1545,6 +1562,41 @@ mod tests {
             Step::Done(Answer::Reply(reply)) => reply,
             other => panic!("expected a reply, got {other:?}"),
         }
+    }
+
+    thread_local! {
+        /// How many times this thread's rooms made a view's public candidates.
+        pub(super) static CANDIDATES_MADE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The last frame in `queue`, as JSON, emptying it.
+    fn last_frame(queue: &Mailbox) -> serde_json::Value {
+        let last = std::iter::from_fn(|| queue.try_recv()).last().expect("a frame");
+        serde_json::from_str(last.as_str()).unwrap()
+    }
+
+    #[test]
+    fn the_public_candidates_are_made_once_per_version_and_viewer() {
+        let mut room = room(None, Computer::default());
+        let (fugitive, f) = join_with(&mut room, Some(HOST));
+        let (_, m) = join_with(&mut room, Some(GUEST));
+        let (_, other_m) = join_with(&mut room, Some(GUEST));
+        let (_, s) = join_with(&mut room, None);
+        let (_, other_s) = join_with(&mut room, None);
+        let made = || CANDIDATES_MADE.with(std::cell::Cell::get);
+        let before = made();
+        let write = to_write(room.request(fugitive, 1, SeatRequest::Action(place(&room)), Instant::now()));
+        room.written(write, Ok(Stored::Done), None, Instant::now());
+        assert_eq!(made() - before, 2, "once for her view, once for the spectators', whatever the sockets");
+        let [fugitive_state, marshal_state, _, spectator_state, _] =
+            [&f, &m, &other_m, &s, &other_s].map(|queue| last_frame(queue));
+        assert!(fugitive_state.get("candidates").is_none(), "he knows his trail");
+        for state in [&marshal_state, &spectator_state] {
+            assert_eq!(state["candidates"]["positions"][0]["position"], 1, "{state}");
+        }
+        // Another socket joining the same version makes none.
+        join(&mut room, None);
+        assert_eq!(made() - before, 2);
     }
 
     #[test]

@@ -23,7 +23,11 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
     assert_only_known_frames(frames);
     let mut checked = 0;
     for frame in frames.iter().filter(|f| f["type"] == "state" && f["game"] == number) {
-        assert_eq!(keys(frame), set(&["v", "type", "version", "game", "view", "legal", "room"]), "{frame}");
+        // The public candidates while the game runs (issue 23), never after.
+        let running = frame["view"]["outcome"].is_null();
+        let mut expected = set(&["v", "type", "version", "game", "view", "legal", "room"]);
+        expected.extend(running.then_some("candidates"));
+        assert_eq!(keys(frame), expected, "{frame}");
         assert_eq!(
             keys(&frame["room"]),
             set(&[
@@ -43,11 +47,12 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
             continue; // R18: everything is public once the game is over.
         }
         checked += 1;
-        let expected = ["viewer", "rules", "phase", "trail", "decks", "hands", "history", "outcome", "seed"];
+        let expected =
+            ["viewer", "rules", "phase", "to_move", "trail", "decks", "hands", "history", "outcome", "seed"];
         assert_eq!(keys(view), set(&expected), "{view}");
         assert!(view["seed"].is_null(), "seed leaked: {frame}");
         for deck in view["decks"].as_array().unwrap() {
-            assert_eq!(keys(deck), set(&["deck", "size", "cards"]));
+            assert_eq!(keys(deck), set(&["deck", "low", "high", "size", "cards"]));
             assert!(deck["cards"].is_null(), "deck order leaked: {frame}");
         }
         for card in view["trail"].as_array().unwrap() {
@@ -64,6 +69,7 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
         if viewer == "spectator" {
             assert!(view["hands"]["marshal"]["cards"].is_null(), "the Marshal's hand leaked: {frame}");
             assert!(frame["legal"].is_null());
+            assert_eq!(frame["candidates"]["ruled_out"]["held"], serde_json::json!([]), "her hand leaked");
         }
         for event in view["history"].as_array().unwrap() {
             match event["type"].as_str().unwrap() {
@@ -116,6 +122,8 @@ pub fn assert_views_replay(
         assert_eq!(frame["view"], serde_json::to_value(game.view(viewer)).unwrap(), "version {played}");
         let legal = viewer.role().map(|role| game.legal_actions(role));
         assert_eq!(frame["legal"], serde_json::to_value(legal).unwrap());
+        let candidates = game.view(viewer).candidates();
+        assert_eq!(frame["candidates"], serde_json::to_value(candidates).unwrap(), "version {played}");
         if !game.is_over() {
             assert!(!frame.to_string().contains(&seed), "the seed leaked");
         }

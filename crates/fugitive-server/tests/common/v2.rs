@@ -17,7 +17,8 @@ use super::PATIENCE;
 #[derive(Debug)]
 pub struct Gap;
 
-/// Applies a `delta` to a held state (`{version, game, view, legal, room, notepad?}`, as a
+/// Applies a `delta` to a held state (`{version, game, view, legal, room, notepad?,
+/// candidates?}`, as a
 /// `snapshot` has them), exactly as docs/protocol-v2.md says a client must.
 ///
 /// # Errors
@@ -58,38 +59,25 @@ pub fn apply(held: &mut Value, delta: &Value) -> Result<(), Gap> {
         }
     }
     if let Some(legal) = delta.get("legal") {
-        held["legal"] = with_sprint_sources(legal, &held["view"]["hands"]["fugitive"]["cards"]);
+        held["legal"] = legal.clone();
     }
     if let Some(fields) = delta.get("room") {
         for (key, value) in fields.as_object().unwrap() {
             held["room"][key] = value.clone();
         }
     }
-    if let Some(notepad) = delta.get("notepad") {
-        set_or_remove(held.as_object_mut().unwrap(), "notepad", notepad);
+    for key in ["notepad", "candidates"] {
+        if let Some(value) = delta.get(key) {
+            set_or_remove(held.as_object_mut().unwrap(), key, value);
+        }
     }
     Ok(())
 }
 
-/// A delta's `legal` with each placement's `from` filled in where it was left out: every card
-/// of the Fugitive's hand but that placement's hideout and 42.
-fn with_sprint_sources(legal: &Value, hand: &Value) -> Value {
-    let mut legal = legal.clone();
-    for placement in legal.get_mut("placements").and_then(Value::as_array_mut).into_iter().flatten() {
-        let hideout = placement["hideout"].clone();
-        let sprints = placement["sprints"].as_object_mut().unwrap();
-        if sprints["kind"] == "at_least" && !sprints.contains_key("from") {
-            let rest = hand.as_array().unwrap().iter().filter(|&c| *c != hideout && *c != 42);
-            sprints.insert("from".into(), Value::Array(rest.cloned().collect()));
-        }
-    }
-    legal
-}
-
-/// A field set to `null` by a delta is one a snapshot leaves out (`events`, `notepad`) or shows
-/// as `null`: both read the same.
+/// A field set to `null` by a delta is one a snapshot leaves out (`events`, `notepad`,
+/// `candidates`) or shows as `null`: both read the same.
 fn set_or_remove(object: &mut Map<String, Value>, key: &str, value: &Value) {
-    if value.is_null() && matches!(key, "events" | "notepad") {
+    if value.is_null() && matches!(key, "events" | "notepad" | "candidates") {
         object.remove(key);
     } else {
         object.insert(key.to_owned(), value.clone());
