@@ -3,7 +3,7 @@
 
 import { h, replace } from './dom.js';
 import { t, onLanguageChange } from './i18n.js';
-import { seatKey, shareKey, computerKey } from './room.js';
+import { seatKey, shareKey } from './room.js';
 import { rememberGame, loadMyGames, renderMyGames } from './mygames.js';
 
 const CLOCKS = [
@@ -62,7 +62,6 @@ export function showLanding(root) {
         localStorage.setItem(seatKey(json.room), json.token);
         rememberGame(json.room, json.role, 1);
         localStorage.setItem(shareKey(json.room), JSON.stringify(json.links));
-        if (opponent === 'computer') localStorage.setItem(computerKey(json.room), form.level);
       } catch {
         // Without storage the seat link still works.
       }

@@ -26,7 +26,6 @@ import { renderEventsPanel, renderPending } from './events.js';
 export const seatKey = (room) => `fugitive:seat:${room}`;
 export const shareKey = (room) => `fugitive:share:${room}`;
 /// Set by the landing page in a room it made against the computer: no series score there.
-export const computerKey = (room) => `fugitive:computer:${room}`;
 /// The player's display name, one for this browser, sent with every `hello`.
 export const NAME_KEY = 'fugitive:name';
 export const MAX_NAME = 24;
@@ -163,7 +162,6 @@ class RoomPage {
     // the chat's end (the reader's own message, or the "New messages" button).
     this.chat = { messages: [], muted: stored(muteKey(room)) === '1', draft: null, unseen: false, toEnd: false };
     this.reveal = []; // what the next render brings into sight: the result, the rematch line
-    this.computer = stored(computerKey(room)) !== null; // the opponent is the computer
     this.inspected = null; // the face-down position the Marshal's notebook shows
     this.arrivals = null; // trail positions new or turned with the last state: animated once
     onLanguageChange(() => this.render());
@@ -280,7 +278,7 @@ class RoomPage {
   seriesLine() {
     const { room, game } = this.msg;
     const series = room.series;
-    if (!series || this.computer) return null;
+    if (!series || room.computer) return null;
     if (game === 1 && !series.best_of && !series.wins.fugitive && !series.wins.marshal) return null;
     const who = (role) => room.names?.[role] || t(`role.${role}`);
     const score = t('series.score', {

@@ -419,6 +419,27 @@ test('item 10: no series line in a game against the computer', async () => {
   await page.getByTestId('rematch').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=room]')?.dataset.game === '2');
   assert.equal(await page.getByTestId('series').count(), 0, 'no series score against the computer');
+  // The server says the room is against the computer (room.computer), so another device that
+  // opens the seat link, and a spectator, show no series line either.
+  const roomUrl = await page.evaluate(() => location.href);
+  const token = await page.evaluate(
+    (room) => localStorage.getItem(`fugitive:seat:${room}`),
+    roomUrl.split('/room/')[1].split('/')[0],
+  );
+  assert.ok(token, 'the seat is kept in localStorage');
+  const seatLink = `${roomUrl}#seat=${token}`;
+  for (const url of [seatLink, roomUrl]) {
+    const other = await newPlayer(browser, { viewport: DESKTOP });
+    await other.goto(url);
+    await other.waitForFunction(() => document.querySelector('[data-testid=room]')?.dataset.game === '2');
+    assert.equal(
+      await other.getByTestId('series').count(),
+      0,
+      `no series score at ${url === roomUrl ? 'a spectator' : 'a second device'}`,
+    );
+    assert.deepEqual(other.errors, []);
+    await other.context().close();
+  }
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

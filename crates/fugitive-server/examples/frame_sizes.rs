@@ -22,6 +22,7 @@ fn status() -> RoomStatus {
         spectators: 2,
         chat_spectators: ByRole::new_with(|_| false),
         series: SeriesStatus { wins: ByRole::new_with(|_| 0), best_of: None, winner: None },
+        computer: None,
     }
 }
 

@@ -281,6 +281,8 @@ pub struct RoomStatus {
     pub chat_spectators: ByRole<bool>,
     /// The score of the room's games.
     pub series: crate::table::SeriesStatus,
+    /// The role the computer opponent plays in the current game (`None`: two people).
+    pub computer: Option<Role>,
 }
 
 impl RoomStatus {

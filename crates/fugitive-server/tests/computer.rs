@@ -88,10 +88,13 @@ async fn a_whole_game_against_each_computer_opponent() {
         let mut client = play_against(&server, body, Role::Marshal).await;
         assert!(client.states().all(|s| s.get("notepad").is_none()), "notepad_assist is off by default");
         assert_public_candidates(&client.states().cloned().collect::<Vec<_>>());
+        // The room says which role the computer plays (issue 23, item 10: no series line).
+        assert!(client.states().all(|s| s["room"]["computer"] == "fugitive"));
         // The computer accepts a rematch, and plays the other role in game 2.
         assert_eq!(client.request(json!({ "type": "rematch" })).await["ok"], true);
         let state = client.wait_state(|s| s["game"] == 2).await;
         assert_eq!(state["view"]["viewer"], "fugitive");
+        assert_eq!(state["room"]["computer"], "marshal", "the computer's role follows the swap");
     }
     assert_no_illegal_bot_move(&server).await;
     server.stop().await;

@@ -156,6 +156,7 @@ async fn the_players_chat_and_spectators_read_only_when_both_allow_it() {
     let texts: Vec<Value> = chat["messages"].as_array().unwrap().iter().map(|m| m["text"].clone()).collect();
     assert_eq!(texts, [json!("Bonne chance !"), Value::Null, json!("gg")]);
     assert_eq!(room_of(&marshal)["chat_spectators"], json!({ "fugitive": true, "marshal": false }));
+    assert_eq!(room_of(&marshal)["computer"], Value::Null, "two people: no computer");
     server.stop().await;
 }
 

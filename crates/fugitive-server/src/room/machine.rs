@@ -1233,6 +1233,7 @@ impl Machine {
                 best_of: self.series.best_of,
                 winner: self.series.winner().map(|seat| self.role_of(seat)),
             },
+            computer: self.computer.bot.map(|_| self.role_of(Seat::Guest)),
         }
     }
 

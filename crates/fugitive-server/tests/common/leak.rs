@@ -38,7 +38,8 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
                 "names",
                 "spectators",
                 "chat_spectators",
-                "series"
+                "series",
+                "computer"
             ])
         );
         let view = &frame["view"];
