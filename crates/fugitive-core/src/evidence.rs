@@ -313,8 +313,12 @@ impl Evidence {
                 }
             }
         }
+        // The face-down hideouts of then whose numbers are still unknown: a guess naming more
+        // unknown numbers than that could not have been right, and says nothing.
+        let room = (1..=horizon).filter(|&i| hidden[i] && self.positions[i - 1].number.is_none()).count();
         match open.len() {
             0 => self.impossible = true,
+            n if n > room => {}
             1 => {
                 for (i, position) in self.positions.iter_mut().enumerate().take(horizon) {
                     if hidden[i + 1] {

@@ -94,6 +94,26 @@ fn r12_doubtful_numbers_resolve_once_the_guess_is_explained() {
     }
 }
 
+/// R12: a guess naming more numbers than there were face-down hideouts then could not have
+/// been right: it says nothing, and its numbers are not doubtful.
+#[test]
+fn r12_a_guess_of_more_numbers_than_hideouts_then_says_nothing() {
+    let mut game = game(&[4, 5, 6, 15, 16]);
+    play(&mut game, Role::Fugitive, place(2, &[]));
+    play(&mut game, Role::Fugitive, Action::EndTurn);
+    marshal_turn(&mut game, &[1, 3]);
+    for viewer in [Viewer::Marshal, Viewer::Spectator] {
+        let candidates = sets(&game, viewer);
+        assert_eq!(numbers(candidates.doubtful), [] as [u8; 0], "{viewer:?}: one hideout, two numbers");
+        assert_eq!(numbers(candidates.at(1)), [1, 2, 3], "{viewer:?}");
+    }
+    // With two hideouts face down, two numbers can be right: a wrong pair is doubtful.
+    play(&mut game, Role::Fugitive, draw(1));
+    play(&mut game, Role::Fugitive, place(5, &[]));
+    marshal_turn(&mut game, &[1, 3]);
+    assert_eq!(numbers(sets(&game, Viewer::Marshal).doubtful), [1, 3]);
+}
+
 /// R12: face-up numbers are ruled out as revealed hideouts or sprint cards, first reason first.
 #[test]
 fn r12_face_up_numbers_say_why_they_are_ruled_out() {
