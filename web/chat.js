@@ -6,10 +6,74 @@
 
 import { h, atEnd } from './dom.js';
 import { t } from './i18n.js';
+import { local } from './storage.js';
 
 export const MAX_CHAT = 200;
 export const QUICK = ['good_luck', 'well_played', 'thinking'];
-export const muteKey = (room) => `fugitive:mute:${room}`;
+const muteKey = (room) => `fugitive:mute:${room}`;
+
+/// The chat as a room's page holds it: the messages shown, whether this browser muted the other
+/// side here (kept per room), the text being typed, `unseen` (messages came while the reader was
+/// scrolled up) and `toEnd` (the next render shows the chat's end: the reader's own message, or
+/// the "New messages" button pressed).
+export class ChatState {
+  constructor(room) {
+    this.room = room;
+    this.messages = [];
+    this.muted = local.get(muteKey(room)) === '1';
+    this.draft = null;
+    this.unseen = false;
+    this.toEnd = false;
+  }
+
+  /// Takes a `chat` frame for the viewer `me`, whose list is `shown` (null before the first
+  /// render); returns the other side's new messages in words, to read out (none while muted).
+  receive(frame, me, shown) {
+    this.messages = mergeChat(this.messages, frame);
+    if (frame.full) return null;
+    const readingBack = shown !== null && !atEnd(shown);
+    if (frame.messages.some((m) => m.from === me)) this.toEnd = true;
+    else if (readingBack && !this.muted && frame.messages.length) this.unseen = true;
+    if (this.muted) return null;
+    const theirs = frame.messages.filter((m) => m.from !== me);
+    return theirs.length ? theirs.map((m) => `${t(`role.${m.from}`)}: ${chatText(m)}`).join(' ') : null;
+  }
+
+  /// Mutes or unmutes the other side, and remembers it for this room.
+  toggleMute() {
+    this.muted = !this.muted;
+    if (this.muted) local.set(muteKey(this.room), '1');
+    else local.remove(muteKey(this.room));
+  }
+
+  /// The chat panel of the room's page: `conn` is the room's connection, `send(request)` sends a
+  /// request the page's way (a promise of its reply), `render()` draws the page again.
+  panel(view, room, { conn, send, render }) {
+    return renderChat(view, room, this, {
+      send: async (text) => {
+        const reply = await send(conn.chat({ text }));
+        if (reply.ok) {
+          this.draft = null;
+          render();
+        }
+      },
+      quick: (quick) => send(conn.chat({ quick })),
+      allow: (allow) => send(conn.chatSpectators(allow)),
+      mute: () => {
+        this.toggleMute();
+        render();
+      },
+      draft: (text) => {
+        this.draft = text;
+      },
+      seen: () => {
+        this.unseen = false;
+        this.toEnd = true;
+        render();
+      },
+    });
+  }
+}
 
 /// Merges a `chat` frame into the messages shown: `full` replaces them, otherwise new ones are
 /// added (a message already shown is not shown twice).

@@ -4,7 +4,7 @@
 
 import { h, sprintTotal, sprintValue } from './dom.js';
 import { t, list } from './i18n.js';
-import { cardFace } from './table.js';
+import { cardFace } from './cards.js';
 
 export function emptySelection() {
   return { hideout: null, sprints: new Set() };

@@ -14,6 +14,17 @@ export function reasonText(outcome, viewer) {
   return t(`reason.${outcome.reason}`);
 }
 
+/// How a game ended, for `viewer`: who won ("You win." for the winner), and why.
+export function outcomeText(outcome, viewer) {
+  const head =
+    viewer === 'spectator'
+      ? t(`over.wins.${outcome.winner}`)
+      : outcome.winner === viewer
+        ? t('over.youWin')
+        : t('over.youLose');
+  return `${head} ${reasonText(outcome, viewer)}`;
+}
+
 /// One history entry as a sentence, for `viewer` ("you" for their own moves); `decks` are the
 /// view's decks, whose ranges name what M3 Stakeout counted.
 export function describe(event, viewer, decks = []) {

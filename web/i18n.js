@@ -7,6 +7,7 @@
 import en from './i18n/en.js';
 import de from './i18n/de.js';
 import fr from './i18n/fr.js';
+import { local } from './storage.js';
 
 export const LANGUAGES = { en, de, fr };
 export const LANGUAGE_NAMES = { en: 'English', de: 'Deutsch', fr: 'Français' };
@@ -16,7 +17,7 @@ let current = pick();
 const listeners = new Set();
 
 function pick() {
-  const stored = safeGet(STORAGE_KEY);
+  const stored = local.get(STORAGE_KEY);
   if (stored && LANGUAGES[stored]) return stored;
   const browser = typeof navigator === 'undefined' ? {} : navigator;
   for (const tag of browser.languages ?? [browser.language ?? 'en']) {
@@ -26,14 +27,6 @@ function pick() {
   return 'en';
 }
 
-function safeGet(key) {
-  try {
-    return globalThis.localStorage?.getItem(key) ?? null;
-  } catch {
-    return null;
-  }
-}
-
 export function language() {
   return current;
 }
@@ -41,11 +34,8 @@ export function language() {
 export function setLanguage(lang) {
   if (!LANGUAGES[lang] || lang === current) return;
   current = lang;
-  try {
-    globalThis.localStorage?.setItem(STORAGE_KEY, lang);
-  } catch {
-    // Private mode: the choice lasts for this page only.
-  }
+  // In private mode the choice lasts for this page only.
+  local.set(STORAGE_KEY, lang);
   if (typeof document !== 'undefined') document.documentElement.lang = lang;
   for (const listener of listeners) listener(lang);
 }

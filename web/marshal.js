@@ -8,24 +8,20 @@
 
 import { h } from './dom.js';
 import { t, list } from './i18n.js';
+import { local } from './storage.js';
 
 const MARKS = ['out', 'suspect'];
 
+const marksKey = (room, game) => `fugitive:notes:${room}:${game}`;
+
 export function loadMarks(room, game) {
-  try {
-    const stored = JSON.parse(localStorage.getItem(`fugitive:notes:${room}:${game}`) ?? '{}');
-    return Object.fromEntries(Object.entries(stored).filter(([, mark]) => MARKS.includes(mark)));
-  } catch {
-    return {};
-  }
+  const stored = local.getJson(marksKey(room, game), {});
+  return Object.fromEntries(Object.entries(stored).filter(([, mark]) => MARKS.includes(mark)));
 }
 
+/// Storage full or disabled: the marks last as long as the page.
 export function saveMarks(room, game, marks) {
-  try {
-    localStorage.setItem(`fugitive:notes:${room}:${game}`, JSON.stringify(marks));
-  } catch {
-    // Storage full or disabled: the marks last as long as the page.
-  }
+  local.setJson(marksKey(room, game), marks);
 }
 
 /// How the board marks a number each reason of `candidates.ruled_out` names (`why`).

@@ -1,23 +1,18 @@
 // "My games" (issue 13): the rooms this browser holds a seat in, from localStorage, each with
 // whose turn it is or how it ended, so a player comes back to a game without its link. The seat
-// tokens are the room page's (`fugitive:seat:{room}`); which role the seat played in which game
-// is noted here (`fugitive:games`) each time the table shows a state. Every rematch swaps the
-// roles, so the role in a later game follows from the game number.
+// tokens are seat.js's; which role the seat played in which game is noted here
+// (`fugitive:games`) each time the table shows a state. Every rematch swaps the roles, so the
+// role in a later game follows from the game number.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { reasonText } from './history.js';
+import { seatRooms } from './seat.js';
+import { local } from './storage.js';
 
-const SEAT_PREFIX = 'fugitive:seat:';
 const GAMES_KEY = 'fugitive:games';
 
-function notes() {
-  try {
-    return JSON.parse(localStorage.getItem(GAMES_KEY) ?? '{}') ?? {};
-  } catch {
-    return {};
-  }
-}
+const notes = () => local.getJson(GAMES_KEY, {});
 
 /// Notes that this browser's seat in `room` plays `role` in game `game`.
 export function rememberGame(room, role, game) {
@@ -26,26 +21,16 @@ export function rememberGame(room, role, game) {
   const old = all[room];
   if (old && old.role === role && old.game === game) return;
   all[room] = { role, game, at: Date.now() };
-  try {
-    localStorage.setItem(GAMES_KEY, JSON.stringify(all));
-  } catch {
-    // Without storage there is no list.
-  }
+  // Without storage there is no list.
+  local.setJson(GAMES_KEY, all);
 }
 
 /// The rooms this browser holds a seat in, newest noted first.
 export function myRooms() {
-  const rooms = [];
-  try {
-    for (let i = 0; i < localStorage.length; i += 1) {
-      const key = localStorage.key(i);
-      if (key?.startsWith(SEAT_PREFIX)) rooms.push(key.slice(SEAT_PREFIX.length));
-    }
-  } catch {
-    return [];
-  }
   const all = notes();
-  return rooms.map((room) => ({ room, note: all[room] ?? null })).sort((a, b) => (b.note?.at ?? 0) - (a.note?.at ?? 0));
+  return seatRooms()
+    .map((room) => ({ room, note: all[room] ?? null }))
+    .sort((a, b) => (b.note?.at ?? 0) - (a.note?.at ?? 0));
 }
 
 /// This seat's role in game `game`, from the note of an earlier game.

@@ -8,9 +8,10 @@
 import { h, replace, announce } from './dom.js';
 import { icon } from './art.js';
 import { t, onLanguageChange } from './i18n.js';
-import { renderTrail } from './table.js';
-import { describe, reasonText } from './history.js';
-import { copyText } from './landing.js';
+import { renderTrail } from './trail.js';
+import { describe, outcomeText } from './history.js';
+import { copyText } from './share.js';
+import { renderFinalHands } from './final-hands.js';
 
 export const replayPath = (room, game) => `/room/${room}/game/${game}`;
 export const recordPath = (room, game) => `/api/rooms/${room}/games/${game}`;
@@ -47,23 +48,6 @@ export async function showReplay(root, room, game) {
       .join(' ');
   }
 
-  function hands(view) {
-    return h(
-      'dl',
-      { class: 'final-hands' },
-      ['fugitive', 'marshal'].map((role) => [
-        h('dt', {}, t(`over.hand.${role}`)),
-        h(
-          'dd',
-          { 'data-testid': `replay-hand-${role}` },
-          (view.hands[role].cards ?? []).length
-            ? view.hands[role].cards.map((c) => h('span', { class: 'chip', 'data-card': c }, c))
-            : t('over.handEmpty'),
-        ),
-      ]),
-    );
-  }
-
   function page() {
     if (problem) {
       return h(
@@ -90,11 +74,7 @@ export async function showReplay(root, room, game) {
       'div',
       { class: 'replay', 'data-testid': 'replay', 'data-step': step, 'data-steps': record.steps.length },
       h('h1', {}, t('replay.title', { n: game })),
-      h(
-        'p',
-        { class: 'status', 'data-testid': 'replay-outcome' },
-        `${t(`over.wins.${record.view.outcome.winner}`)} ${reasonText(record.view.outcome, 'spectator')}`,
-      ),
+      h('p', { class: 'status', 'data-testid': 'replay-outcome' }, outcomeText(record.view.outcome, 'spectator')),
       h('p', { class: 'replay-step', 'data-testid': 'replay-step' }, where),
       h(
         'div',
@@ -117,7 +97,7 @@ export async function showReplay(root, room, game) {
       ),
       h('p', { class: 'last-move', 'data-testid': 'replay-move' }, stepWords()),
       renderTrail(view, { replay: true }),
-      hands(view),
+      renderFinalHands(view, 'replay-hand'),
       h(
         'p',
         { class: 'replay-links' },

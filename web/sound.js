@@ -1,24 +1,19 @@
 // Optional sounds, made with WebAudio (no files to download): "your turn", "hideout found",
 // "Manhunt" and game over. Off by default; the toggle in the header is remembered.
 
+import { local } from './storage.js';
+
 const KEY = 'fugitive:sound';
 let context = null;
 const listeners = new Set();
 
 export function soundOn() {
-  try {
-    return localStorage.getItem(KEY) === 'on';
-  } catch {
-    return false;
-  }
+  return local.get(KEY) === 'on';
 }
 
 export function setSound(on) {
-  try {
-    localStorage.setItem(KEY, on ? 'on' : 'off');
-  } catch {
-    // The choice lasts for this page only.
-  }
+  // Without storage the choice lasts for this page only.
+  local.set(KEY, on ? 'on' : 'off');
   memory = on;
   for (const listener of listeners) listener(on);
 }

@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use fugitive_core::{Action, Game, OpeningHideouts, Role, RuleOptions, Setup, Viewer};
+use fugitive_core::{Action, Entry, Game, OpeningHideouts, Role, RuleOptions, Setup, Viewer};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -86,7 +86,7 @@ fn benches(c: &mut Criterion) {
     // The same game replayed from its setup (the deal included): every action applied to a game
     // that owns its buffers, as a server's is, not to a fresh clone whose every push reallocates.
     let setup = Setup::new(7u64);
-    let actions: Vec<(Role, Action)> = positions.iter().map(|p| (p.role, p.action)).collect();
+    let actions: Vec<(Role, Entry)> = positions.iter().map(|p| (p.role, p.action.into())).collect();
     let mut group = c.benchmark_group("replay");
     group.throughput(Throughput::Elements(actions.len() as u64));
     group.bench_function("whole_game", |b| {

@@ -1,4 +1,4 @@
-//! What a player can do, and why the game refuses an action.
+//! What a player can do, what a game's record holds, and why the game refuses an action.
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -7,6 +7,7 @@ use crate::card::{Card, Cards};
 use crate::deck::Deck;
 use crate::events::Choice;
 use crate::phase::Phase;
+use crate::refusal::{ChoiceReason, PhaseReason};
 use crate::role::Role;
 
 /// One action of one player. Serialized with a `type` tag, e.g.
@@ -44,9 +45,58 @@ pub enum Action {
     },
     /// Give up: the other side wins (R17).
     Resign,
-    /// The player's turn clock ran out: the other side wins (R17). Sent by the server's clock,
-    /// never accepted from a client.
+}
+
+/// One entry of a game's record: a player's [`Action`], or the turn clock running out on the
+/// player to move (R17). The clock is not a player, so a time out is not an `Action` a client
+/// could send; it is recorded beside them, as `{"type":"time_out"}`, the way records have
+/// always stored it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "EntryJson", into = "EntryJson")]
+pub enum Entry {
+    /// A player's action.
+    Action(Action),
+    /// The turn clock ran out on the player to move: the other side wins (R17).
     TimeOut,
+}
+
+impl From<Action> for Entry {
+    fn from(action: Action) -> Entry {
+        Entry::Action(action)
+    }
+}
+
+/// An [`Entry`] as JSON: an action's object, or `{"type":"time_out"}`.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(untagged)]
+enum EntryJson {
+    Action(Action),
+    Clock(Clock),
+}
+
+/// The clock's one entry, tagged like an action.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum Clock {
+    TimeOut,
+}
+
+impl From<EntryJson> for Entry {
+    fn from(json: EntryJson) -> Entry {
+        match json {
+            EntryJson::Action(action) => Entry::Action(action),
+            EntryJson::Clock(Clock::TimeOut) => Entry::TimeOut,
+        }
+    }
+}
+
+impl From<Entry> for EntryJson {
+    fn from(entry: Entry) -> EntryJson {
+        match entry {
+            Entry::Action(action) => EntryJson::Action(action),
+            Entry::TimeOut => EntryJson::Clock(Clock::TimeOut),
+        }
+    }
 }
 
 /// Why an action was refused. The game is left exactly as it was. The message names the rule.
@@ -69,8 +119,8 @@ pub enum ActionError {
     /// The action does not fit the phase of the turn.
     #[error("{reason}")]
     WrongPhase {
-        /// What the player must do now, with the rule.
-        reason: &'static str,
+        /// What the player must do now.
+        reason: PhaseReason,
         /// The phase the game is in.
         phase: Phase,
     },
@@ -138,9 +188,9 @@ pub enum ActionError {
         /// The sprint value under it.
         sprint: u8,
     },
-    /// The answer does not fit the pending decision; the message says what does.
+    /// The answer does not fit the pending decision; the reason says what does.
     #[error("{0} (E3)")]
-    BadChoice(&'static str),
+    BadChoice(ChoiceReason),
 }
 
 impl ActionError {
@@ -168,5 +218,22 @@ impl ActionError {
             ActionError::SafeHouseTooFar { .. } => "too_far",
             ActionError::BadChoice(_) => "bad_choice",
         }
+    }
+
+    /// The stable code of the typed reason behind [`ActionError::WrongPhase`] and
+    /// [`ActionError::BadChoice`] (the wire's `error.reason`), which one code alone does not
+    /// tell; `None` for every other refusal, whose code says it all.
+    pub const fn reason(&self) -> Option<&'static str> {
+        match self {
+            ActionError::WrongPhase { reason, .. } => Some(reason.code()),
+            ActionError::BadChoice(reason) => Some(reason.code()),
+            _ => None,
+        }
+    }
+
+    /// Every code [`ActionError::reason`] may return.
+    pub fn reason_codes() -> impl Iterator<Item = &'static str> {
+        let phase = PhaseReason::ALL.into_iter().map(PhaseReason::code);
+        phase.chain(ChoiceReason::ALL.into_iter().map(ChoiceReason::code))
     }
 }

@@ -2,27 +2,28 @@
 
 use thiserror::Error;
 
-use crate::action::{Action, ActionError};
+use crate::action::{Action, ActionError, Entry};
 use crate::card::{Card, Cards};
 use crate::deck::{Deal, DealError, Deck, Seed};
 use crate::events::{Decision, DeckCard, Effect, EventCard, EventDeal, TrailEffect, TrailEvent};
 use crate::history::Event;
 use crate::phase::{Outcome, Phase, Reason};
 use crate::reach::{Reach, can_place};
+use crate::refusal::{ChoiceReason, PhaseReason};
 use crate::role::{ByRole, Role};
 use crate::rules::{OpeningHideouts, RuleOptions, Setup};
 use crate::trail::Trail;
 
-/// A recorded action that replay could not apply.
+/// A recorded entry that replay could not apply.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("action {index} ({role} {action:?}) was refused: {error}")]
+#[error("action {index} ({role} {entry:?}) was refused: {error}")]
 pub struct ReplayError {
     /// Its index in the record.
     pub index: usize,
-    /// Who took it.
+    /// Whose it is.
     pub role: Role,
-    /// The action.
-    pub action: Action,
+    /// The entry.
+    pub entry: Entry,
     /// Why it was refused.
     pub error: ActionError,
 }
@@ -69,7 +70,7 @@ pub struct Game {
     pub(crate) marshal_turns: u32,
     pub(crate) history: Vec<Event>,
     pub(crate) outcome: Option<Outcome>,
-    pub(crate) actions: Vec<(Role, Action)>,
+    pub(crate) actions: Vec<(Role, Entry)>,
 }
 
 impl Game {
@@ -124,17 +125,17 @@ impl Game {
         })
     }
 
-    /// Rebuilds a game from its setup and its accepted actions, in order.
+    /// Rebuilds a game from its setup and its record (see [`Game::actions`]), in order.
     ///
     /// # Errors
-    /// [`ReplayError`] names the first action that does not apply.
+    /// [`ReplayError`] names the first entry that does not apply.
     pub fn replay<'a>(
         setup: Setup,
-        actions: impl IntoIterator<Item = &'a (Role, Action)>,
+        entries: impl IntoIterator<Item = &'a (Role, Entry)>,
     ) -> Result<Game, ReplayError> {
         let mut game = Game::new(setup);
-        for (index, &(role, action)) in actions.into_iter().enumerate() {
-            game.apply(role, action).map_err(|error| ReplayError { index, role, action, error })?;
+        for (index, &(role, entry)) in entries.into_iter().enumerate() {
+            game.apply_entry(role, entry).map_err(|error| ReplayError { index, role, entry, error })?;
         }
         Ok(game)
     }
@@ -146,10 +147,38 @@ impl Game {
     /// [`ActionError`] when the action is illegal, out of turn or by the wrong role; the game
     /// is then left exactly as it was.
     pub fn apply(&mut self, role: Role, action: Action) -> Result<Vec<Event>, ActionError> {
-        self.check(role, action)?;
+        self.apply_entry(role, Entry::Action(action))
+    }
+
+    /// The turn clock of `role` ran out: the other side wins (R17). The server's clock, not a
+    /// player, calls this; it is recorded as [`Entry::TimeOut`].
+    ///
+    /// # Errors
+    /// [`ActionError::GameOver`], or [`ActionError::NotYourTurn`] when `role` is not to move
+    /// (only the mover's clock runs); the game is then left exactly as it was.
+    pub fn time_out(&mut self, role: Role) -> Result<Vec<Event>, ActionError> {
+        self.apply_entry(role, Entry::TimeOut)
+    }
+
+    /// Applies one entry of a record: [`Game::apply`] for an action, [`Game::time_out`] for the
+    /// clock. A stored record is read back through here.
+    ///
+    /// # Errors
+    /// As [`Game::apply`] and [`Game::time_out`]; the game is then left exactly as it was.
+    pub fn apply_entry(&mut self, role: Role, entry: Entry) -> Result<Vec<Event>, ActionError> {
+        match entry {
+            Entry::Action(action) => self.check(role, action)?,
+            Entry::TimeOut => self.check_turn(role)?,
+        }
         let start = self.history.len();
-        self.perform(role, action);
-        self.actions.push((role, action));
+        match entry {
+            Entry::Action(action) => self.perform(role, action),
+            Entry::TimeOut => {
+                self.history.push(Event::TimedOut { role });
+                self.end(role.opponent(), Reason::TimeOut);
+            }
+        }
+        self.actions.push((role, entry));
         Ok(self.history[start..].to_vec())
     }
 
@@ -238,8 +267,9 @@ impl Game {
         &self.history
     }
 
-    /// The accepted actions so far: with the setup, all a game is (see [`Game::replay`]).
-    pub fn actions(&self) -> &[(Role, Action)] {
+    /// The record so far, every accepted action and the time out that ended the game, if one
+    /// did: with the setup, all a game is (see [`Game::replay`]).
+    pub fn actions(&self) -> &[(Role, Entry)] {
         &self.actions
     }
 
@@ -255,28 +285,24 @@ impl Game {
         let actor = match action {
             Action::Place { .. } | Action::Pass | Action::EndTurn => Some(Role::Fugitive),
             Action::Guess { .. } => Some(Role::Marshal),
-            Action::Draw { .. } | Action::Choose { .. } | Action::TimeOut => None,
+            Action::Draw { .. } | Action::Choose { .. } => None,
             Action::Resign => return Ok(()),
         };
         if let Some(actor) = actor.filter(|&actor| actor != role) {
             return Err(ActionError::WrongRole(actor));
         }
-        let expected = self.phase.to_move().ok_or(ActionError::GameOver)?;
-        if role != expected {
-            return Err(ActionError::NotYourTurn { expected, actual: role });
-        }
+        self.check_turn(role)?;
         let wrong = |reason| Err(ActionError::WrongPhase { reason, phase: self.phase });
         match (self.phase, action) {
-            (_, Action::TimeOut) => Ok(()),
             (Phase::Pending { decision, .. }, Action::Choose { choice }) => {
                 if self.choices(role, decision).contains(&choice) {
                     Ok(())
                 } else {
-                    Err(ActionError::BadChoice(decision.prompt()))
+                    Err(ActionError::BadChoice(ChoiceReason::of(decision)))
                 }
             }
-            (Phase::Pending { .. }, _) => wrong("an event waits for your choice first (E3)"),
-            (_, Action::Choose { .. }) => wrong("there is nothing to choose now (E3)"),
+            (Phase::Pending { .. }, _) => wrong(PhaseReason::ChoiceFirst),
+            (_, Action::Choose { .. }) => wrong(PhaseReason::NothingToChoose),
             (Phase::Draw { .. }, Action::Draw { deck }) => {
                 if self.decks[deck.index()].is_empty() {
                     Err(ActionError::DeckEmpty(deck))
@@ -284,7 +310,7 @@ impl Game {
                     Ok(())
                 }
             }
-            (Phase::Draw { .. }, _) => wrong("draw a card first (R7, R8)"),
+            (Phase::Draw { .. }, _) => wrong(PhaseReason::DrawFirst),
             (Phase::Manhunt, Action::Guess { numbers }) if numbers.len() > 1 => {
                 Err(ActionError::ManhuntOneNumber)
             }
@@ -292,30 +318,36 @@ impl Game {
                 Err(ActionError::LieLowOneNumber)
             }
             (Phase::Guess | Phase::Manhunt, Action::Guess { numbers }) => self.check_guess(numbers),
-            (Phase::Manhunt, _) => wrong("the Manhunt allows only guesses (R16)"),
-            (Phase::Guess, _) => wrong("now guess (R8)"),
-            (Phase::Opening { .. }, Action::Draw { .. }) => wrong("there is no draw on the first turn (R6)"),
-            (Phase::PlaceOrPass, Action::Draw { .. }) => {
-                wrong("you have drawn: now place a hideout or pass (R7)")
-            }
+            (Phase::Manhunt, _) => wrong(PhaseReason::ManhuntGuessesOnly),
+            (Phase::Guess, _) => wrong(PhaseReason::GuessNow),
+            (Phase::Opening { .. }, Action::Draw { .. }) => wrong(PhaseReason::NoDrawFirstTurn),
+            (Phase::PlaceOrPass, Action::Draw { .. }) => wrong(PhaseReason::DrawnAlready),
             (Phase::Opening { .. } | Phase::PlaceOrPass, Action::Place { hideout, sprints }) => {
                 self.check_place(hideout, sprints)
             }
-            (Phase::Opening { .. }, Action::Pass) => wrong("passing is not allowed on the first turn (R11a)"),
+            (Phase::Opening { .. }, Action::Pass) => wrong(PhaseReason::NoPassFirstTurn),
             (Phase::PlaceOrPass, Action::Pass) => Ok(()),
             (Phase::Opening { placed: 1 }, Action::EndTurn)
                 if self.rules.opening_hideouts == OpeningHideouts::OneOrTwo =>
             {
                 Ok(())
             }
-            (Phase::Opening { placed: 1 }, Action::EndTurn) => {
-                wrong("the first turn needs two hideouts under exactly_two (R6)")
-            }
-            (Phase::Opening { .. }, Action::EndTurn) => wrong("place a hideout first (R6)"),
-            (Phase::PlaceOrPass, Action::EndTurn) => wrong("place a hideout or pass (R7)"),
+            (Phase::Opening { placed: 1 }, Action::EndTurn) => wrong(PhaseReason::TwoHideoutsFirstTurn),
+            (Phase::Opening { .. }, Action::EndTurn) => wrong(PhaseReason::PlaceFirst),
+            (Phase::PlaceOrPass, Action::EndTurn) => wrong(PhaseReason::PlaceOrPass),
             (Phase::Opening { .. } | Phase::PlaceOrPass, Action::Guess { .. } | Action::Resign)
             | (Phase::Over, _) => unreachable!("roles and the end were checked above"),
         }
+    }
+
+    /// Whether it is `role`'s move: the checks every action but resigning passes, and all a
+    /// time out needs (only the mover's clock runs).
+    fn check_turn(&self, role: Role) -> Result<(), ActionError> {
+        let expected = self.phase.to_move().ok_or(ActionError::GameOver)?;
+        if role != expected {
+            return Err(ActionError::NotYourTurn { expected, actual: role });
+        }
+        Ok(())
     }
 
     fn check_place(&self, hideout: Card, sprints: Cards) -> Result<(), ActionError> {
@@ -384,10 +416,6 @@ impl Game {
             Action::Resign => {
                 self.history.push(Event::Resigned { role });
                 self.end(role.opponent(), Reason::Resignation);
-            }
-            Action::TimeOut => {
-                self.history.push(Event::TimedOut { role });
-                self.end(role.opponent(), Reason::TimeOut);
             }
             Action::Draw { deck } => {
                 let Phase::Draw { left, .. } = self.phase else { unreachable!("checked") };

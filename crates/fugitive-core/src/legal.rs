@@ -35,7 +35,7 @@ pub struct LegalActions {
     pub guess: Option<GuessOptions>,
     /// Whether resigning is legal (always, while the game runs).
     pub resign: bool,
-    /// Whether the turn clock may run out on this role (its turn).
+    /// Whether the turn clock may run out on this role now (its turn: see [`crate::Game::time_out`]).
     pub time_out: bool,
     /// The answers to the pending decision, if one waits for this role (E3). Left out of the
     /// JSON when empty.
@@ -136,7 +136,6 @@ impl LegalActions {
             }),
             Action::Choose { choice } => self.choices.contains(&choice),
             Action::Resign => self.resign,
-            Action::TimeOut => self.time_out,
         }
     }
 

@@ -6,12 +6,15 @@
 //!
 //! # Map
 //! - [`Game`] (`game.rs`): the state and the rulebook's turn. One door in, [`Game::apply`]; one
-//!   door out, [`Game::view`]. [`Game::replay`] rebuilds a game from its setup and accepted
-//!   actions. `turn.rs` is the flow of a turn as a stack of steps through which draws and
+//!   door out, [`Game::view`] ([`Game::time_out`] is the server clock's). [`Game::replay`]
+//!   rebuilds a game from its setup and its record of [`Entry`]s: the accepted actions and
+//!   a time out. `turn.rs` is the flow of a turn as a stack of steps through which draws and
 //!   events pass.
 //! - [`Phase`], [`Outcome`], [`Reason`] (`phase.rs`): where the game stands and how it ended.
-//! - [`Action`] and [`ActionError`] (`action.rs`): what a player does, and why it was refused
-//!   (each error names its rule, R1–R22 of `RULES.md`).
+//! - [`Action`], [`Entry`] and [`ActionError`] (`action.rs`): what a player does, what a
+//!   game's record holds, and why an action was refused (each error names its rule, R1–R22 of
+//!   `RULES.md`, and has a stable code); [`PhaseReason`] and [`ChoiceReason`] (`refusal.rs`),
+//!   the typed reasons of two refusals, each with a stable code that clients translate.
 //! - [`Event`] (`history.rs`): what happened, and [`Event::seen_by`] for what each viewer may know.
 //! - [`LegalActions`] (`legal.rs`): every legal action of a role, compactly, derived once from
 //!   what the player knows, whether read from the [`Game`] or from his [`View`]
@@ -75,6 +78,7 @@ mod history;
 mod legal;
 mod phase;
 mod reach;
+mod refusal;
 mod role;
 mod rules;
 mod trail;
@@ -82,7 +86,7 @@ mod trails;
 mod turn;
 mod view;
 
-pub use action::{Action, ActionError};
+pub use action::{Action, ActionError, Entry};
 pub use candidates::{Candidates, PositionNumbers, RuledOut, Ruling};
 pub use card::{Card, Cards, CardsIter};
 pub use deck::{Deal, DealError, Deck, Seed};
@@ -93,6 +97,7 @@ pub use history::Event;
 pub use legal::{Blocked, GuessOptions, LegalActions, Placement, SprintOptions, Why};
 pub use phase::{Outcome, Phase, Reason};
 pub use reach::{Reach, can_place};
+pub use refusal::{ChoiceReason, PhaseReason};
 pub use role::{ByRole, Role, Viewer};
 pub use rules::{EventVariant, OpeningHideouts, RuleOptions, Setup};
 pub use trail::{Hideout, Trail};

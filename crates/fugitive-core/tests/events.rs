@@ -8,10 +8,11 @@
 mod common;
 mod support;
 
-use common::{HAND, card, cards, deal, draw, guess, place, play, refused};
+use common::{HAND, card, cards, deal, draw, guess, place, play, refused, refused_now};
 use fugitive_core::{
-    Action, ActionError, Blocked, Cards, Choice, Decision, Deck, DeckCard, Event, EventCard, EventDeal,
-    EventVariant, Game, Icon, Outcome, Phase, Reason, Role, RuleOptions, Setup, TrailEffect, Viewer, Why,
+    Action, ActionError, Blocked, Cards, Choice, ChoiceReason, Decision, Deck, DeckCard, Event, EventCard,
+    EventDeal, EventVariant, Game, Icon, Outcome, Phase, PhaseReason, Reason, Role, RuleOptions, Setup,
+    TrailEffect, Viewer, Why,
 };
 use support::Play;
 
@@ -125,17 +126,20 @@ fn e3_a_pending_decision_is_in_every_view_and_blocks_everything_else() {
     for viewer in Viewer::ALL {
         assert_eq!(game.view(viewer).phase, phase);
     }
-    assert!(matches!(refused(&mut game, Marshal, draw(1)), ActionError::WrongPhase { .. }));
-    assert!(matches!(refused(&mut game, Marshal, guess(&[3])), ActionError::WrongPhase { .. }));
+    assert_eq!(refused_now(&mut game, Marshal, draw(1)), PhaseReason::ChoiceFirst);
+    assert_eq!(refused_now(&mut game, Marshal, guess(&[3])), PhaseReason::ChoiceFirst);
     assert!(matches!(refused(&mut game, Fugitive, choose(Choice::Decline)), ActionError::NotYourTurn { .. }));
     let bad = refused(&mut game, Marshal, choose(Choice::Number { number: card(0) }));
     assert_eq!(bad.code(), "bad_choice");
+    assert_eq!(bad, ActionError::BadChoice(ChoiceReason::Dragnet));
+    assert_eq!(bad.reason(), Some("dragnet"));
+    assert_eq!(bad.to_string(), "name one number from 1 to 41 that is not face up (M4 Dragnet) (E3)");
     assert_eq!(game.legal_actions(Marshal).choices.len(), 41);
     assert!(game.legal_actions(Fugitive).choices.is_empty());
     // Nothing to choose outside a pending decision.
     let mut plain = deck_1_tops(&[]);
     open(&mut plain, &[3]);
-    assert!(matches!(refused(&mut plain, Marshal, choose(Choice::Decline)), ActionError::WrongPhase { .. }));
+    assert_eq!(refused_now(&mut plain, Marshal, choose(Choice::Decline)), PhaseReason::NothingToChoose);
 }
 
 #[test]
@@ -534,7 +538,7 @@ fn n6_change_of_plans_the_fugitive_may_not_return_his_fixed_cards() {
     assert!(choices.contains(&Choice::Card { card: card(15) }));
     assert!(matches!(
         refused(&mut game, Fugitive, choose(Choice::Card { card: card(42) })),
-        ActionError::BadChoice(_)
+        ActionError::BadChoice(ChoiceReason::ChangeOfPlans)
     ));
     play(&mut game, Fugitive, choose(Choice::Decline));
     assert_eq!(draws_due(&game), Some((Fugitive, 2)));

@@ -16,8 +16,8 @@ mod support;
 use std::cell::RefCell;
 
 use fugitive_core::{
-    Action, Card, Cards, Choice, Deal, Deck, DeckCard, Event, EventVariant, Game, Outcome, Role, RuleOptions,
-    Seed, Setup, Viewer,
+    Action, Card, Cards, Choice, Deal, Deck, DeckCard, Entry, Event, EventVariant, Game, Outcome, Role,
+    RuleOptions, Seed, Setup, Viewer,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -109,8 +109,9 @@ impl Relabel {
 
     /// Only the cards a player moves from his hand name cards: placements, and the answers
     /// that put a hand card somewhere (F4, F5, N6); draws, guesses (M4 too) and the rest stay.
-    fn action(&self, action: Action) -> Action {
-        match action {
+    fn entry(&self, entry: Entry) -> Entry {
+        let Entry::Action(action) = entry else { return entry };
+        Entry::Action(match action {
             Action::Place { hideout, sprints } => {
                 Action::Place { hideout: self.card(hideout), sprints: self.cards(sprints) }
             }
@@ -121,7 +122,7 @@ impl Relabel {
                 Action::Choose { choice: Choice::Sprint { card: self.card(card), position } }
             }
             other => other,
-        }
+        })
     }
 }
 
@@ -309,12 +310,12 @@ struct Tally {
 /// as far as some pair has compared it, serialized once for all of A's pairs.
 struct Record {
     start: Game,
-    actions: Vec<(Role, Action)>,
+    actions: Vec<(Role, Entry)>,
     views: RefCell<[Vec<String>; 3]>,
 }
 
 impl Record {
-    fn new(start: Game, actions: &[(Role, Action)]) -> Record {
+    fn new(start: Game, actions: &[(Role, Entry)]) -> Record {
         Record { start, actions: actions.to_vec(), views: Default::default() }
     }
 
@@ -346,8 +347,9 @@ impl Record {
             let differ = |role| a.hand(role) != b.hand(role);
             tally.in_play +=
                 usize::from(differ(Role::Fugitive) || differ(Role::Marshal) || a.trail() != b.trail());
-            a.apply(role, action).expect("A's own actions replay");
-            if b.apply(role, relabel.action(action)).is_err() || !same_news(&a, &b, viewer, told_before) {
+            a.apply_entry(role, action).expect("A's own actions replay");
+            if b.apply_entry(role, relabel.entry(action)).is_err() || !same_news(&a, &b, viewer, told_before)
+            {
                 return;
             }
             told_before = a.history().len();
@@ -456,8 +458,8 @@ fn r22_e5_the_order_of_unseen_event_cards_changes_no_view() {
                 assert_eq!(json(&left, viewer), json(&right, viewer), "seed {seed}, {viewer:?}");
                 compared += 1;
             }
-            left.apply(role, action).expect("replays");
-            right.apply(role, action).expect("the same actions are legal");
+            left.apply_entry(role, action).expect("replays");
+            right.apply_entry(role, action).expect("the same actions are legal");
         }
     }
     assert!(compared > 1_000, "only {compared} views compared");
@@ -507,8 +509,8 @@ proptest! {
                 prop_assert_eq!(&view, &json(&without, viewer));
                 prop_assert!(!view.contains(&digits));
             }
-            with_seed.apply(role, action).expect("replays");
-            without.apply(role, action).expect("replays");
+            with_seed.apply_entry(role, action).expect("replays");
+            without.apply_entry(role, action).expect("replays");
         }
         // R18: once over, the seed is shown, so the views now differ.
         prop_assert!(json(&with_seed, Viewer::Spectator).contains(&digits));

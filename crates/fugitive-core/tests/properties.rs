@@ -10,8 +10,8 @@
 mod support;
 
 use fugitive_core::{
-    Action, Card, Cards, Choice, Deck, Event, EventVariant, Game, LegalActions, OpeningHideouts, Phase,
-    Reason, Role, RuleOptions, Setup, TrailEffect, View, Viewer,
+    Action, Card, Cards, Choice, Deck, Entry, Event, EventVariant, Game, LegalActions, OpeningHideouts,
+    Phase, Reason, Role, RuleOptions, Setup, TrailEffect, View, Viewer,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -70,26 +70,38 @@ fn assert_trail_legal(game: &Game) {
     }
 }
 
-/// `legal_actions(role).contains(a) == is_legal(role, a) == apply(role, a).is_ok()`, and a
-/// refused action leaves the game `==` to before.
-fn assert_agrees(game: &Game, role: Role, action: Action) {
-    let legal = game.is_legal(role, &action);
-    let listed = game.legal_actions(role).contains(&action);
-    assert_eq!(listed, legal, "{role} {action:?} in {:?}: listed {listed}, is_legal {legal}", game.phase());
+/// `legal_actions(role).contains(a) == is_legal(role, a) == apply(role, a).is_ok()` (for a
+/// time out, `legal_actions(role).time_out == time_out(role).is_ok()`), and a refused entry
+/// leaves the game `==` to before.
+fn assert_agrees(game: &Game, role: Role, entry: Entry) {
+    let legal = match entry {
+        Entry::Action(action) => {
+            let legal = game.is_legal(role, &action);
+            let listed = game.legal_actions(role).contains(&action);
+            assert_eq!(
+                listed,
+                legal,
+                "{role} {action:?} in {:?}: listed {listed}, is_legal {legal}",
+                game.phase()
+            );
+            legal
+        }
+        Entry::TimeOut => game.legal_actions(role).time_out,
+    };
     let mut after = game.clone();
-    match after.apply(role, action) {
-        Ok(_) => assert!(legal, "{role} {action:?} was applied but is not legal"),
+    match after.apply_entry(role, entry) {
+        Ok(_) => assert!(legal, "{role} {entry:?} was applied but is not legal"),
         Err(error) => {
-            assert!(!legal, "{role} {action:?} is legal but was refused: {error}");
-            assert!(after == *game, "the refused {role} {action:?} ({error}) changed the game");
+            assert!(!legal, "{role} {entry:?} is legal but was refused: {error}");
+            assert!(after == *game, "the refused {role} {entry:?} ({error}) changed the game");
         }
     }
 }
 
-/// An action built from 16 random bytes: any deck, any hideout (often one from the hand),
+/// An entry built from 16 random bytes: any deck, any hideout (often one from the hand),
 /// sprint sets drawn from the hand or from all cards, guesses of 0–3 numbers of 0–42, pass,
 /// end turn, resign, time-out. Most are illegal.
-fn arbitrary_action(game: &Game, rng: &mut impl Rng) -> Action {
+fn arbitrary_action(game: &Game, rng: &mut impl Rng) -> Entry {
     let bytes: [u8; 16] = rng.random();
     let hand = game.hand(Role::Fugitive);
     let mask = u64::from_le_bytes(bytes[8..].try_into().expect("8 bytes"));
@@ -100,7 +112,7 @@ fn arbitrary_action(game: &Game, rng: &mut impl Rng) -> Action {
         _ => Card::new(bytes[3] % 43).expect("0–42"),
     };
     let numbers = bytes[4..7].iter().take(usize::from(bytes[7] % 4));
-    match bytes[0] % 8 {
+    let action = match bytes[0] % 8 {
         0 => Action::Draw { deck: Deck::ALL[usize::from(bytes[1]) % 3] },
         1 => Action::Place { hideout, sprints },
         2 => Action::Place { hideout, sprints: sprints.intersection(Cards::range(0, bytes[3] % 43)) },
@@ -108,9 +120,10 @@ fn arbitrary_action(game: &Game, rng: &mut impl Rng) -> Action {
         4 => Action::EndTurn,
         5 => Action::Guess { numbers: numbers.filter_map(|&n| Card::new(n % 43)).collect() },
         6 => Action::Resign,
-        7 if bytes[5] & 1 == 0 => Action::TimeOut,
+        7 if bytes[5] & 1 == 0 => return Entry::TimeOut,
         _ => Action::Choose { choice: arbitrary_choice(&bytes) },
-    }
+    };
+    Entry::Action(action)
 }
 
 /// Any answer to any decision (E3), most of them illegal.
@@ -135,7 +148,7 @@ fn assert_legality_agrees(game: &Game, rng: &mut ChaCha8Rng) {
     for role in Role::ALL {
         if let Some(action) = game.legal_actions(role).sample(rng) {
             assert!(game.is_legal(role, &action), "the sampled {role} {action:?} is illegal");
-            assert_agrees(game, role, action);
+            assert_agrees(game, role, action.into());
         }
         for _ in 0..16 {
             assert_agrees(game, role, arbitrary_action(game, rng));
@@ -293,7 +306,7 @@ proptest! {
         prop_assert_eq!(&prefix, &positions[k]);
         // The record survives JSON, as the server stores it: the setup and the actions.
         let stored = serde_json::to_string(&(setup, game.actions())).expect("serializes");
-        let (setup_back, actions): (Setup, Vec<(Role, Action)>) =
+        let (setup_back, actions): (Setup, Vec<(Role, Entry)>) =
             serde_json::from_str(&stored).expect("parses");
         prop_assert_eq!(&Game::replay(setup_back, &actions).expect("replays"), &game);
     }

@@ -8,12 +8,12 @@ mod common;
 
 use common::{
     HAND, card, cards, cards_in_decks, deal, deal_with_tops, deck, draw, fugitive_turn, game, game_with,
-    guess, hidden, lowest_deck, marshal_turn, place, play, refused,
+    guess, hidden, lowest_deck, marshal_turn, place, play, refused, refused_now,
 };
 use fugitive_core::{
-    Action, ActionError, Card, Cards, Choice, Deal, DealError, Decision, Deck, Event, Game, HandView,
-    Hideout, OpeningHideouts, Outcome, Phase, Reason, Role, RuleOptions, Seed, Setup, TrailCard, View,
-    Viewer,
+    Action, ActionError, Card, Cards, Choice, Deal, DealError, Decision, Deck, Entry, Event, Game, HandView,
+    Hideout, OpeningHideouts, Outcome, Phase, PhaseReason, Reason, Role, RuleOptions, Seed, Setup, TrailCard,
+    View, Viewer,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -287,8 +287,11 @@ fn r6_one_or_two_opening_hideouts_and_no_draw() {
     let mut one = game(&HAND);
     let err = refused(&mut one, Fugitive, Action::EndTurn);
     assert!(matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R6)"), "{err}");
+    assert_eq!(err.reason(), Some("place_first"));
     let err = refused(&mut one, Fugitive, draw(1));
     assert!(err.to_string().contains("(R6)"), "{err}");
+    assert_eq!(err.code(), "wrong_phase");
+    assert_eq!(err.reason(), Some("no_draw_first_turn"));
     play(&mut one, Fugitive, place(3, &[]));
     assert_eq!(one.phase(), Phase::Opening { placed: 1 });
     assert_eq!(play(&mut one, Fugitive, Action::EndTurn), [Event::TurnEnded]);
@@ -322,6 +325,7 @@ fn r6_exactly_two_refuses_a_first_hideout_with_no_legal_second() {
     play(&mut game, Fugitive, place(3, &[]));
     let err = refused(&mut game, Fugitive, Action::EndTurn);
     assert!(matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R6)"), "{err}");
+    assert_eq!(refused_now(&mut game, Fugitive, Action::EndTurn), PhaseReason::TwoHideoutsFirstTurn);
     assert!(!game.legal_actions(Fugitive).end_turn);
     play(&mut game, Fugitive, place(6, &[]));
     assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 2 });
@@ -339,14 +343,18 @@ fn r7_later_turn_draw_first_then_place_exactly_one() {
     for action in [place(6, &[]), Action::Pass, Action::EndTurn] {
         let err = refused(&mut game, Fugitive, action);
         assert!(err.to_string().contains("R7"), "{err}");
+        assert_eq!(refused_now(&mut game, Fugitive, action), PhaseReason::DrawFirst);
     }
     let drew = Event::Drew { role: Fugitive, deck: Deck::Three, card: Some(card(29)) };
     assert_eq!(play(&mut game, Fugitive, draw(3)), [drew]);
     assert!(game.hand(Fugitive).contains(card(29)));
     assert_eq!(game.phase(), Phase::PlaceOrPass);
-    for action in [draw(1), Action::EndTurn] {
+    for (action, reason) in
+        [(draw(1), PhaseReason::DrawnAlready), (Action::EndTurn, PhaseReason::PlaceOrPass)]
+    {
         let err = refused(&mut game, Fugitive, action);
         assert!(err.to_string().contains("(R7)"), "{err}");
+        assert_eq!(refused_now(&mut game, Fugitive, action), reason);
     }
     play(&mut game, Fugitive, place(6, &[]));
     assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
@@ -365,11 +373,13 @@ fn r8_marshal_draws_two_on_her_first_turn_then_one() {
         play(&mut game, Marshal, draw(first));
         assert_eq!(game.phase(), Phase::Draw { role: Marshal, left: 1 });
         assert!(refused(&mut game, Marshal, guess(&[3])).to_string().contains("R8"));
+        assert_eq!(refused_now(&mut game, Marshal, guess(&[3])), PhaseReason::DrawFirst);
         let next = game.deck(deck(second))[0].hideout().expect("a hideout card");
         play(&mut game, Marshal, draw(second));
         assert_eq!(game.phase(), Phase::Guess);
         assert_eq!(game.hand(Marshal), Cards::from(top).with(next));
         assert!(refused(&mut game, Marshal, draw(2)).to_string().contains("(R8)"));
+        assert_eq!(refused_now(&mut game, Marshal, draw(2)), PhaseReason::GuessNow);
 
         // Her guess ends her turn; on her next one she draws once.
         play(&mut game, Marshal, guess(&[41]));
@@ -592,6 +602,7 @@ fn r11a_pass_is_refused_on_the_first_turn_and_legal_later() {
     let mut game = game(&HAND);
     let err = refused(&mut game, Fugitive, Action::Pass);
     assert!(matches!(err, ActionError::WrongPhase { .. }) && err.to_string().contains("(R11a)"), "{err}");
+    assert_eq!(refused_now(&mut game, Fugitive, Action::Pass), PhaseReason::NoPassFirstTurn);
     play(&mut game, Fugitive, place(3, &[]));
     assert!(refused(&mut game, Fugitive, Action::Pass).to_string().contains("(R11a)"));
     play(&mut game, Fugitive, Action::EndTurn);
@@ -846,6 +857,7 @@ fn r16_manhunt_guesses_one_number_at_a_time() {
     assert!(err.to_string().contains("(R16)"));
     assert_eq!(err.code(), "manhunt_one_number");
     assert!(refused(&mut game, Marshal, draw(3)).to_string().contains("(R16)"));
+    assert_eq!(refused_now(&mut game, Marshal, draw(3)), PhaseReason::ManhuntGuessesOnly);
     let fugitives_turn = ActionError::NotYourTurn { expected: Marshal, actual: Fugitive };
     assert_eq!(refused(&mut game, Fugitive, Action::Pass), fugitives_turn);
     assert_eq!(refused(&mut game, Marshal, guess(&[42])), ActionError::GuessOutOfRange(Card::ESCAPE));
@@ -909,16 +921,46 @@ fn r17_either_player_may_resign_at_any_time_even_off_turn() {
 #[test]
 fn r17_only_the_player_to_move_can_time_out() {
     let mut game = game(&HAND);
-    let err = refused(&mut game, Marshal, Action::TimeOut);
+    let err = timed_out(&mut game, Marshal).unwrap_err();
     assert_eq!(err, ActionError::NotYourTurn { expected: Fugitive, actual: Marshal });
-    let events = play(&mut game, Fugitive, Action::TimeOut);
+    let events = timed_out(&mut game, Fugitive).expect("the mover's clock runs out");
     let outcome = Outcome { winner: Marshal, reason: Reason::TimeOut };
     assert_eq!(events, [Event::TimedOut { role: Fugitive }, Event::GameOver { outcome }]);
+    assert_eq!(game.actions().last(), Some(&(Fugitive, Entry::TimeOut)), "the record holds it");
+    assert_eq!(timed_out(&mut game, Fugitive).unwrap_err(), ActionError::GameOver);
 
     let mut game = manhunt();
-    assert_eq!(refused(&mut game, Fugitive, Action::TimeOut).code(), "not_your_turn");
-    play(&mut game, Marshal, Action::TimeOut);
+    assert_eq!(timed_out(&mut game, Fugitive).unwrap_err().code(), "not_your_turn");
+    timed_out(&mut game, Marshal).expect("the Marshal's clock runs in the Manhunt");
     assert_eq!(game.outcome(), Some(Outcome { winner: Fugitive, reason: Reason::TimeOut }));
+}
+
+/// Runs `role`'s clock out; a refusal changes nothing, and agrees with `legal.time_out`.
+#[track_caller]
+fn timed_out(game: &mut Game, role: Role) -> Result<Vec<Event>, ActionError> {
+    let before = game.clone();
+    let result = game.time_out(role);
+    assert_eq!(result.is_ok(), before.legal_actions(role).time_out, "legal.time_out for {role}");
+    if result.is_err() {
+        assert_eq!(*game, before, "a refused time out changed the game");
+    }
+    result
+}
+
+#[test]
+fn r17_a_stored_time_out_reads_back_as_it_was_written() {
+    // Records have always stored the clock's entry as an action of type `time_out`; a client's
+    // action never is one.
+    let mut game = game(&HAND);
+    play(&mut game, Fugitive, place(3, &[]));
+    timed_out(&mut game, Fugitive).expect("the mover's clock runs out");
+    let json = serde_json::to_string(game.actions()).expect("a record serializes");
+    let placed = r#"{"type":"place","hideout":3,"sprints":[]}"#;
+    assert_eq!(json, format!(r#"[["fugitive",{placed}],["fugitive",{{"type":"time_out"}}]]"#));
+    let back: Vec<(Role, Entry)> = serde_json::from_str(&json).expect("a record deserializes");
+    assert_eq!(back, game.actions());
+    assert!(serde_json::from_str::<Action>(r#"{"type":"time_out"}"#).is_err(), "no client action");
+    assert!(serde_json::from_str::<Entry>(r#"{"type":"fly"}"#).is_err());
 }
 
 #[test]
@@ -1052,7 +1094,7 @@ fn r22_views_hide_what_their_viewer_may_not_know() {
 /// Every action worth asking about in `game`: all draws, stops and guesses of one or two
 /// numbers, and every hideout with every set of sprint cards from the Fugitive's hand.
 fn candidate_actions(game: &Game) -> Vec<Action> {
-    let mut actions = vec![Action::Pass, Action::EndTurn, Action::Resign, Action::TimeOut];
+    let mut actions = vec![Action::Pass, Action::EndTurn, Action::Resign];
     actions.extend(Deck::ALL.map(|deck| Action::Draw { deck }));
     actions.push(Action::Guess { numbers: Cards::EMPTY });
     for a in Card::all() {
@@ -1104,8 +1146,9 @@ fn legal_actions_agree_with_is_legal() {
             for action in &actions {
                 let is_legal = game.is_legal(role, action);
                 assert_eq!(legal.contains(action), is_legal, "{role} {action:?} in {:?}", game.phase());
-                some_legal |= is_legal && !matches!(action, Action::Resign | Action::TimeOut);
+                some_legal |= is_legal && !matches!(action, Action::Resign);
             }
+            assert_eq!(legal.time_out, game.clone().time_out(role).is_ok(), "{role} {:?}", game.phase());
             assert_eq!(some_legal, game.to_move() == Some(role), "{role} in {:?}", game.phase());
         }
     }

@@ -13,7 +13,7 @@ use std::sync::Once;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use fugitive_core::Role;
-use fugitive_core::{Action, RuleOptions, Seed, Setup};
+use fugitive_core::{Entry, RuleOptions, Seed, Setup};
 use std::sync::Arc;
 
 use std::str::FromStr;
@@ -193,13 +193,13 @@ pub struct StoredGame {
     pub actions: Vec<StoredAction>,
 }
 
-/// One accepted action.
+/// One accepted action, or the turn clock's time out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoredAction {
     /// Who took it.
     pub role: Role,
     /// What it was.
-    pub action: Action,
+    pub action: Entry,
     /// The seat that sent it; `None` for the server's turn clock.
     pub seat: Option<Seat>,
     /// The client's `seq`; `None` for the server's turn clock.
@@ -1046,7 +1046,7 @@ mod tests {
         // A move lands between the selection and the deletion: the deletion checks again.
         let record = StoredAction {
             role: Role::Fugitive,
-            action: Action::Pass,
+            action: fugitive_core::Action::Pass.into(),
             seat: Some(Seat::Host),
             client_seq: Some(1),
             at: cutoff + 1000,

@@ -8,7 +8,7 @@
 //! code, and the caller sends it; nothing else happens.
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{Action, ByRole, Candidates, Card, EventCard, LegalActions, Role, View};
+use fugitive_core::{Action, ActionError, ByRole, Candidates, Card, EventCard, LegalActions, Role, View};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
@@ -120,6 +120,10 @@ pub struct ErrorBody {
     /// least this many milliseconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
+    /// The typed reason of a `wrong_phase` or `bad_choice` refusal ([`ActionError::reason`]),
+    /// which a client translates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
 }
 
 impl Reply {
@@ -133,8 +137,15 @@ impl Reply {
         Reply {
             seq,
             ok: false,
-            error: Some(ErrorBody { code, message: message.into(), retry_after_ms: None }),
+            error: Some(ErrorBody { code, message: message.into(), retry_after_ms: None, reason: None }),
         }
+    }
+
+    /// The game refused an action: its code, its message and its typed reason, if it has one.
+    pub fn refused(seq: Option<u64>, error: &ActionError) -> Reply {
+        let mut reply = Reply::error(seq, error.code(), error.to_string());
+        reply.error.as_mut().expect("an error").reason = error.reason();
+        reply
     }
 
     /// Refused with `code`, to be retried after `retry_after_ms`.
@@ -144,7 +155,8 @@ impl Reply {
         message: impl Into<String>,
         retry_after_ms: u64,
     ) -> Reply {
-        let error = ErrorBody { code, message: message.into(), retry_after_ms: Some(retry_after_ms) };
+        let error =
+            ErrorBody { code, message: message.into(), retry_after_ms: Some(retry_after_ms), reason: None };
         Reply { seq: Some(seq), ok: false, error: Some(error) }
     }
 
@@ -203,10 +215,10 @@ pub fn parse_as(protocol: Protocol, text: &str) -> Result<ClientMessage, Reply> 
         },
         "action" => {
             let action = fields.remove("action").unwrap_or(Value::Null);
+            if action.get("type").and_then(Value::as_str) == Some("time_out") {
+                return Err(malformed(Some(seq), "time_out is the server clock's action".into()));
+            }
             match serde_json::from_value::<Action>(action) {
-                Ok(Action::TimeOut) => {
-                    return Err(malformed(Some(seq), "time_out is the server clock's action".into()));
-                }
                 Ok(action) => Request::Action(action),
                 Err(e) => return Err(malformed(Some(seq), format!("bad action: {e}"))),
             }
@@ -495,5 +507,32 @@ mod tests {
         assert_eq!(value["error"]["code"], "too_far");
         let ok = encode(&ServerMessage::Reply(&Reply::ok(4)));
         assert_eq!(ok.as_str(), r#"{"v":1,"type":"reply","seq":4,"ok":true}"#);
+    }
+
+    #[test]
+    fn a_refused_action_carries_its_typed_reason_beside_its_code() {
+        let phase = fugitive_core::Phase::Guess;
+        let wrong = ActionError::WrongPhase { reason: fugitive_core::PhaseReason::GuessNow, phase };
+        let text = encode(&ServerMessage::Reply(&Reply::refused(Some(5), &wrong)));
+        let want = r#"{"code":"wrong_phase","message":"now guess (R8)","reason":"guess_now"}"#;
+        assert_eq!(text.as_str(), format!(r#"{{"v":1,"type":"reply","seq":5,"ok":false,"error":{want}}}"#));
+        let choice = ActionError::BadChoice(fugitive_core::ChoiceReason::Stakeout);
+        let reply = Reply::refused(Some(6), &choice);
+        let error = reply.error.as_ref().unwrap();
+        assert_eq!((error.code, error.reason), ("bad_choice", Some("stakeout")));
+        assert_eq!(error.message, "name a range: deck 1, 2 or 3 (M3 Stakeout) (E3)");
+        // A code that says it all has no reason.
+        let text = encode(&ServerMessage::Reply(&Reply::refused(Some(7), &ActionError::EmptyGuess)));
+        assert!(!text.as_str().contains("reason"), "{}", text.as_str());
+    }
+
+    #[test]
+    fn a_client_may_not_send_the_clocks_time_out() {
+        let refused = parse(r#"{"v":1,"seq":1,"type":"action","action":{"type":"time_out"}}"#).unwrap_err();
+        let error = refused.error.unwrap();
+        assert_eq!(
+            (error.code, error.message.as_str()),
+            (code::MALFORMED, "time_out is the server clock's action")
+        );
     }
 }

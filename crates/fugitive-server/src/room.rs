@@ -570,7 +570,7 @@ async fn sleep_until(deadline: Option<Instant>) {
 mod tests {
     use std::sync::atomic::Ordering;
 
-    use fugitive_core::{Action, Card, Cards, Role, RuleOptions};
+    use fugitive_core::{Action, Card, Cards, Entry, Role, RuleOptions};
 
     use super::*;
     use crate::protocol::{Reply, code};
@@ -606,11 +606,9 @@ mod tests {
         let end_turn = SeatRequest::Action(Action::EndTurn);
         assert_eq!(room.request(socket, 2, end_turn).await.unwrap(), Reply::ok(2));
         let stored = db.load_room(created.room).await.unwrap().unwrap();
-        let actions: Vec<Action> = stored.game.actions.iter().map(|a| a.action).collect();
-        assert_eq!(
-            actions,
-            [Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY }, Action::EndTurn]
-        );
+        let actions: Vec<Entry> = stored.game.actions.iter().map(|a| a.action).collect();
+        let place = Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY };
+        assert_eq!(actions, [place.into(), Action::EndTurn.into()]);
         drop(room);
         rooms.shut_down().await;
     }

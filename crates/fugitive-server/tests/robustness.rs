@@ -112,6 +112,7 @@ async fn a_repeated_seq_is_applied_once_and_answered_the_same() {
     let bad = json!({ "type": "action", "action": { "type": "pass" } });
     let refused = table.fugitive.request_with_seq(8, bad).await;
     assert_eq!(refused["error"]["code"], "wrong_phase");
+    assert_eq!(refused["error"]["reason"], "no_pass_first_turn", "the typed reason beside the code");
     assert_eq!(table.fugitive.request_with_seq(8, pass.clone()).await, refused);
     // An older unused seq is stale.
     assert_eq!(table.fugitive.request_with_seq(3, pass.clone()).await["error"]["code"], "stale_seq");

@@ -4,27 +4,15 @@
 //! empty, in all three languages, no other card has any, and `web/event-cards.js` gives each
 //! card the core's icon.
 
-use std::path::Path;
+mod translations;
 
 use fugitive_core::EventCard;
-
-fn web_file(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web").join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The string value after `key` in a language table, if the key is there.
-fn value_of<'a>(table: &'a str, key: &str) -> Option<&'a str> {
-    let rest = table[table.find(&format!("'{key}':"))? + key.len() + 3..].trim_start();
-    let quote = rest.chars().next().filter(|c| matches!(c, '\'' | '"' | '`'))?;
-    let body = &rest[1..];
-    body.find(quote).map(|end| &body[..end])
-}
+use translations::{LANGUAGES, value_of, web_file};
 
 #[test]
 fn e1_every_event_card_has_its_name_and_text_in_all_three_languages() {
     let english = web_file("i18n/en.js");
-    for language in ["en", "de", "fr"] {
+    for language in LANGUAGES {
         let table = web_file(&format!("i18n/{language}.js"));
         for card in EventCard::ALL {
             for part in ["name", "text"] {

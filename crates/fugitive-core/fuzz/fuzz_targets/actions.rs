@@ -1,12 +1,13 @@
 //! Plays the bytes as a game: a seed, rule options, then (role, action) pairs, most of them
-//! illegal. Every step checks that `legal_actions` agrees with `is_legal`, that a refused action
-//! changes nothing, and that an accepted one keeps the cards, the trail and the views sound.
+//! illegal, and now and then a time out. Every step checks that `legal_actions` agrees with
+//! `is_legal` (and `time_out` with [`Game::time_out`]), that a refused entry changes nothing, and
+//! that an accepted one keeps the cards, the trail and the views sound.
 //! A run of random legal actions first, and about every fourth step after it, take the game to its
 //! late turns. At the end the game must replay from its setup and actions.
 #![no_main]
 
 use fugitive_core::{
-    Action, Card, Cards, Choice, Deck, EventVariant, Game, LegalActions, OpeningHideouts, Role, RuleOptions,
+    Action, Card, Cards, Choice, Deck, Entry, EventVariant, Game, LegalActions, OpeningHideouts, Role, RuleOptions,
     Setup, View, Viewer,
 };
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -40,7 +41,7 @@ fn play(u: &mut Unstructured) -> Result<()> {
     for _ in 0..warm_up {
         let Some(role) = game.to_move() else { break };
         let action = game.legal_actions(role).sample(&mut rng);
-        step(&mut game, role, action.expect("the mover always has a move"));
+        step(&mut game, role, action.expect("the mover always has a move").into());
     }
     while !u.is_empty() {
         let mover = game.to_move();
@@ -48,7 +49,7 @@ fn play(u: &mut Unstructured) -> Result<()> {
         let (role, action) = match (mover, legal) {
             (Some(role), Some(legal)) if u.ratio(1, 4)? => {
                 let action = legal.sample(&mut rng).expect("the mover always has a move");
-                (role, action)
+                (role, action.into())
             }
             _ => (pick_role(u, mover)?, pick_action(u, &game)?),
         };
@@ -60,13 +61,24 @@ fn play(u: &mut Unstructured) -> Result<()> {
     Ok(())
 }
 
-/// Applies one action and checks everything the rules promise about it.
-fn step(game: &mut Game, role: Role, action: Action) {
+/// Whether `role` may make this entry now, by `is_legal` (by `time_out` on a clone for the
+/// clock), and by `legal_actions`.
+fn legality(game: &Game, role: Role, entry: Entry) -> (bool, bool) {
+    let legal = game.legal_actions(role);
+    match entry {
+        Entry::Action(action) => (game.is_legal(role, &action), legal.contains(&action)),
+        Entry::TimeOut => (game.clone().time_out(role).is_ok(), legal.time_out),
+    }
+}
+
+/// Applies one entry and checks everything the rules promise about it.
+fn step(game: &mut Game, role: Role, action: Entry) {
     for r in Role::ALL {
         let legal = game.legal_actions(r);
+        let (is_legal, listed) = legality(game, r, action);
         assert_eq!(
-            legal.contains(&action),
-            game.is_legal(r, &action),
+            listed,
+            is_legal,
             "legal_actions({r}) and is_legal disagree on {action:?} in {:?}",
             game.phase()
         );
@@ -77,9 +89,9 @@ fn step(game: &mut Game, role: Role, action: Action) {
             assert_eq!(legal, resign_only, "off turn only resigning is legal");
         }
     }
-    let ok = game.is_legal(role, &action);
+    let (ok, _) = legality(game, role, action);
     let before = game.clone();
-    match game.apply(role, action) {
+    match game.apply_entry(role, action) {
         Err(error) => {
             assert!(!ok, "{role} {action:?} is legal but was refused: {error}");
             assert_eq!(*game, before, "a refused action ({error}) changed the game");
@@ -149,8 +161,8 @@ fn pick_role(u: &mut Unstructured, mover: Option<Role>) -> Result<Role> {
     Ok(role)
 }
 
-/// Any action, its cards drawn half from what is on the table so that some are legal.
-fn pick_action(u: &mut Unstructured, game: &Game) -> Result<Action> {
+/// Any entry, its cards drawn half from what is on the table so that some are legal.
+fn pick_action(u: &mut Unstructured, game: &Game) -> Result<Entry> {
     let hand = game.hand(Role::Fugitive);
     let hidden: Cards = game.trail().hidden().map(|(_, h)| h.card).collect();
     // Resigning and timing out end the game, so they are rare enough for games to run long.
@@ -167,10 +179,10 @@ fn pick_action(u: &mut Unstructured, game: &Game) -> Result<Action> {
             Action::Guess { numbers }
         }
         62 => Action::Resign,
-        63 if u.arbitrary()? => Action::TimeOut,
+        63 if u.arbitrary()? => return Ok(Entry::TimeOut),
         _ => Action::Choose { choice: pick_choice(u, game, hand)? },
     };
-    Ok(action)
+    Ok(Entry::Action(action))
 }
 
 /// An answer to a pending decision (E3): one of the legal ones half the time, else any.

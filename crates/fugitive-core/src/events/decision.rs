@@ -83,26 +83,3 @@ pub enum Choice {
     /// Use the option not to act (F5, N6, the pass bonus of R11a).
     Decline,
 }
-
-impl Decision {
-    /// What the chooser must do, for an error message.
-    pub const fn prompt(self) -> &'static str {
-        match self {
-            Decision::BadIntel => "put a card of your hand at the bottom of its deck (F4 Bad Intel)",
-            Decision::SmokeScreen => {
-                "add a card of your hand under a face-down hideout, or decline (F5 Smoke Screen)"
-            }
-            Decision::Informant => "pick a face-down hideout (M2 Informant)",
-            Decision::Stakeout => "name a range: deck 1, 2 or 3 (M3 Stakeout)",
-            Decision::Dragnet => "name one number from 1 to 41 that is not face up (M4 Dragnet)",
-            Decision::TownGossip => "pick a deck that is not empty (N5 Town Gossip)",
-            Decision::TownGossipMove { .. } => "keep the card on top or move it to the bottom (N5)",
-            Decision::ChangeOfPlans => {
-                "put a card of your hand from decks 1–3 at the bottom of its deck, or decline (N6)"
-            }
-            Decision::PassBonus => {
-                "draw the bonus card from the lowest-numbered non-empty deck, or decline (R11a)"
-            }
-        }
-    }
-}

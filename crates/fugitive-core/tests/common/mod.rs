@@ -7,7 +7,9 @@
 // Each test binary uses a different part of this module.
 #![allow(dead_code)]
 
-use fugitive_core::{Action, ActionError, Card, Cards, Deal, Deck, Event, Game, Phase, Role, RuleOptions};
+use fugitive_core::{
+    Action, ActionError, Card, Cards, Deal, Deck, Event, Game, Phase, PhaseReason, Role, RuleOptions,
+};
 
 /// The usual five extra cards: 4, 5, 6 from deck 1 and 15, 16 from deck 2, so the Fugitive
 /// holds 1, 2, 3, 4, 5, 6, 15, 16, 42. Deck 1 is then 7–14, deck 2 is 17–28, deck 3 is 29–41.
@@ -87,6 +89,19 @@ pub fn refused(game: &mut Game, role: Role, action: Action) -> ActionError {
     assert_eq!(*game, before, "a refused {action:?} changed the game");
     assert!(!game.is_legal(role, &action), "is_legal accepts the refused {action:?}");
     err
+}
+
+/// Applies an action that must be refused as out of phase (see [`refused`]), and returns what
+/// the player must do instead; its code is the reply's `reason`.
+#[track_caller]
+pub fn refused_now(game: &mut Game, role: Role, action: Action) -> PhaseReason {
+    match refused(game, role, action) {
+        ActionError::WrongPhase { reason, phase } => {
+            assert_eq!(phase, game.phase(), "the refusal names the phase");
+            reason
+        }
+        other => panic!("{role} {action:?} was refused as {other:?}, not as out of phase"),
+    }
 }
 
 /// The lowest-numbered deck that still has cards.

@@ -2,7 +2,7 @@
 // Each test file uses its own part of this module.
 #![allow(dead_code)]
 
-use fugitive_core::{Action, EventVariant, Game, OpeningHideouts, Role, RuleOptions, Seed, Setup};
+use fugitive_core::{Action, Entry, EventVariant, Game, OpeningHideouts, Role, RuleOptions, Seed, Setup};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -64,17 +64,19 @@ impl Play {
 
     /// The next action: the early stop if it is due, a resignation at [`MAX_ACTIONS`], else the
     /// random player's move.
-    pub fn next(&self, game: &Game, rng: &mut ChaCha8Rng) -> Option<(Role, Action)> {
+    pub fn next(&self, game: &Game, rng: &mut ChaCha8Rng) -> Option<(Role, Entry)> {
         let mover = game.to_move()?;
         if game.actions().len() >= MAX_ACTIONS {
-            return Some((mover, Action::Resign));
+            return Some((mover, Action::Resign.into()));
         }
         match self.stop {
-            Some((at, Stop::Resign(role))) if at == game.actions().len() => Some((role, Action::Resign)),
-            Some((at, Stop::TimeOut)) if at == game.actions().len() => Some((mover, Action::TimeOut)),
+            Some((at, Stop::Resign(role))) if at == game.actions().len() => {
+                Some((role, Action::Resign.into()))
+            }
+            Some((at, Stop::TimeOut)) if at == game.actions().len() => Some((mover, Entry::TimeOut)),
             _ => {
                 let action = game.legal_actions(mover).sample(rng);
-                Some((mover, action.expect("the side to move always has a legal action")))
+                Some((mover, action.expect("the side to move always has a legal action").into()))
             }
         }
     }
@@ -85,7 +87,7 @@ impl Play {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         each(&game);
         while let Some((role, action)) = self.next(&game, &mut rng) {
-            if let Err(error) = game.apply(role, action) {
+            if let Err(error) = game.apply_entry(role, action) {
                 panic!("the random {role}'s {action:?} was refused: {error}");
             }
             each(&game);

@@ -781,7 +781,7 @@ mod tests {
             number: 0,
             record: StoredAction {
                 role: Role::Fugitive,
-                action: Action::Place { hideout: Card::new(at as u8).unwrap(), sprints: Cards::EMPTY },
+                action: Action::Place { hideout: Card::new(at as u8).unwrap(), sprints: Cards::EMPTY }.into(),
                 seat: None,
                 client_seq: None,
                 at,
@@ -824,7 +824,7 @@ mod tests {
             number: 0,
             record: StoredAction {
                 role: Role::Fugitive,
-                action: Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY },
+                action: Action::Place { hideout: Card::new(1).unwrap(), sprints: Cards::EMPTY }.into(),
                 seat: None,
                 client_seq: None,
                 at: crate::db::now_ms(),

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use fugitive_ai::Level;
-use fugitive_core::{Action, ByRole, Candidates, Game, ReplayError, Role, RuleOptions, Setup, View, Viewer};
+use fugitive_core::{ByRole, Candidates, Entry, Game, ReplayError, Role, RuleOptions, Setup, View, Viewer};
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -490,7 +490,7 @@ impl Machine {
                     SeatRequest::Action(action) => {
                         let record = StoredAction {
                             role: self.role_of(seat),
-                            action,
+                            action: action.into(),
                             seat: Some(seat),
                             client_seq: Some(seq),
                             at: now_ms(),
@@ -592,13 +592,8 @@ impl Machine {
                     self.clock = None;
                     return Step::Done(Answer::Nothing);
                 };
-                let record = StoredAction {
-                    role,
-                    action: Action::TimeOut,
-                    seat: None,
-                    client_seq: None,
-                    at: now_ms(),
-                };
+                let record =
+                    StoredAction { role, action: Entry::TimeOut, seat: None, client_seq: None, at: now_ms() };
                 self.append(input, record)
             }
             Input::Bot { version, request } => {
@@ -1018,10 +1013,8 @@ impl Machine {
     /// Validates an action against this copy of the game and asks for it to be appended.
     fn append(&mut self, input: Input, record: StoredAction) -> Step {
         let mut next = self.game.clone();
-        if let Err(error) = next.apply(record.role, record.action) {
-            return self.refuse(input, |seq| {
-                (Reply::error(Some(seq), error.code(), error.to_string()), Memo::Refused)
-            });
+        if let Err(error) = next.apply_entry(record.role, record.action) {
+            return self.refuse(input, |seq| (Reply::refused(Some(seq), &error), Memo::Refused));
         }
         let op = WriteOp::Append {
             game: self.game_number,
@@ -1457,7 +1450,7 @@ mod tests {
     //! The room without a database: every write's result, failures included, is handed in.
     use std::sync::Arc;
 
-    use fugitive_core::{Cards, Seed};
+    use fugitive_core::{Action, Cards, Seed};
 
     use super::*;
     use crate::db::StoredGame;
@@ -1675,7 +1668,7 @@ mod tests {
         };
         let theirs = StoredAction {
             role: Role::Fugitive,
-            action,
+            action: action.into(),
             seat: Some(Seat::Host),
             client_seq: Some(1),
             at: now_ms(),
@@ -1736,7 +1729,7 @@ mod tests {
         let write = to_write(room.input(Input::TimeOut, later));
         assert!(matches!(
             write.op,
-            WriteOp::Append { record: StoredAction { action: Action::TimeOut, .. }, .. }
+            WriteOp::Append { record: StoredAction { action: Entry::TimeOut, .. }, .. }
         ));
         let failed = DbError::Batch(Arc::new(DbError::Corrupt("injected".into())));
         assert!(matches!(room.written(write, Err(failed), None, later), Step::Done(Answer::Nothing)));

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 
-use fugitive_core::{Action, Game, Role, Setup, Viewer};
+use fugitive_core::{Entry, Game, Role, Setup, Viewer};
 use serde_json::Value;
 
 fn keys(value: &Value) -> BTreeSet<&str> {
@@ -92,11 +92,11 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
 }
 
 /// The finished game `number` of `room`, from the replay endpoint: setup and actions.
-pub async fn replay(addr: SocketAddr, room: &str, number: u64) -> (Setup, Vec<(Role, Action)>) {
+pub async fn replay(addr: SocketAddr, room: &str, number: u64) -> (Setup, Vec<(Role, Entry)>) {
     let (status, body) = super::http(addr, "GET", &format!("/api/rooms/{room}/games/{number}"), None).await;
     assert_eq!(status, 200, "{body}");
     let setup: Setup = serde_json::from_value(body["setup"].clone()).unwrap();
-    let actions: Vec<(Role, Action)> = serde_json::from_value(body["actions"].clone()).unwrap();
+    let actions: Vec<(Role, Entry)> = serde_json::from_value(body["actions"].clone()).unwrap();
     let game = Game::replay(setup, &actions).unwrap();
     assert!(game.is_over());
     assert_eq!(body["view"], serde_json::to_value(game.view(Viewer::Spectator)).unwrap());
@@ -112,7 +112,7 @@ pub fn assert_views_replay(
     number: u64,
     base: u64,
     setup: Setup,
-    actions: &[(Role, Action)],
+    actions: &[(Role, Entry)],
 ) {
     let seed = String::from(setup.seed);
     assert_only_known_frames(frames);
