@@ -52,7 +52,7 @@ mod world;
 mod worlds;
 
 pub use deduction::{Candidate, Deduction, PositionCandidates};
-pub use fugitive::{DEFAULT_ROLLOUTS, FugitiveBot};
+pub use fugitive::{Budget, DEFAULT_ROLLOUTS, FugitiveBot};
 pub use marshal::MarshalBot;
 pub use sim::{MatchResult, play_bots, play_match};
 pub use view::{FugitiveView, Level, LevelError, MarshalView, WrongViewer};

@@ -8,17 +8,29 @@ use rand_chacha::ChaCha8Rng;
 use crate::deduction::Deduction;
 use crate::view::{Level, MarshalView, best_choice, peeked};
 
+/// How sharply the `medium` Marshal follows her odds: she names each number with a chance in
+/// proportion to its share to this power. Chosen so that she is a clear step above the `easy`
+/// Marshal and below the `hard` one from both sides (issue 29, `BENCHMARKS.md`: the `easy`
+/// Fugitive wins at most 35 % against her, the `hard` one at least 65 %); naming the likeliest
+/// number every time (greedy, on the trail count) was too strong for the second.
+const MEDIUM_SHARPNESS: i32 = 4;
+
 /// A computer Marshal.
 ///
 /// - `random`: any legal action (`LegalActions::sample`).
 /// - `easy`: draws from a random deck; guesses one number, drawn at random with the trail
 ///   count's odds of it being a hideout ([`Deduction::trails_only`]).
+/// - `medium`: reads the same trail count, but draws from the deck holding most of its
+///   candidates (as `hard` does) and names one number at a time with odds that favour the
+///   likeliest far more than `easy` does (each number's share to the power
+///   [`MEDIUM_SHARPNESS`]): a player who follows her notepad's odds but never the exact
+///   notepad, never a certainty named beside her guess, never several numbers at once.
 /// - `hard`: reads [`Deduction::trails_within_worlds`] (the numbers the exact count of worlds
 ///   leaves, with the trail count's odds); draws from the deck holding most of the
 ///   deduction's candidates; guesses the most
 ///   likely number, adding every number it is certain of (a multi-number guess only when it is
 ///   certain of all but one); in the Manhunt, the most likely number each time (greedy).
-/// - Events (`easy` and `hard`, [`MarshalBot::choose`]): M4 Dragnet names the most likely
+/// - Events (every level but `random`, [`MarshalBot::choose`]): M4 Dragnet names the most likely
 ///   number; M2 Informant picks the face-down hideout with most sprint cards; M3 Stakeout the
 ///   range holding most of the candidates; F4 Bad Intel returns her lowest card; N5 Town Gossip
 ///   looks at the deck she would draw from and sends a footprints event to the bottom; N6
@@ -69,6 +81,7 @@ impl MarshalBot {
             // the hard Fugitive's rollouts play thousands of her turns).
             let deck = match self.level {
                 Level::Hard => best_deck(&self.deduction(view), &legal.draws),
+                Level::Medium => best_deck(&self.deduction(view), &legal.draws),
                 _ => *legal.draws.choose(&mut self.rng)?,
             };
             return Some(Action::Draw { deck });
@@ -92,6 +105,8 @@ impl MarshalBot {
                 }
             }
             _ => {
+                let sharpness = if self.level == Level::Medium { MEDIUM_SHARPNESS } else { 1 };
+                let likely = |n: Card| likely(n).powi(sharpness);
                 let numbers: Vec<Card> = open.iter().collect();
                 let chosen = numbers
                     .choose_weighted(&mut self.rng, |&n| likely(n))
