@@ -83,10 +83,12 @@ pub struct FugitiveBot {
 }
 
 /// How long one decision's search may run: by the thread's CPU time, and by the wall clock.
-/// Either limit met, the search stops at the next rollout and plays the best move of the
-/// worlds it finished. CPU time is the budget's measure because on a busy machine the wall
-/// clock mostly counts the time other jobs held the CPU; the wall clock caps what the player
-/// waits whatever the machine does.
+/// CPU time is the budget's measure, because on a busy machine the wall clock mostly counts
+/// the time other jobs held the CPU: past it, once every candidate has played in one world,
+/// the search stops at its next rollout and plays the best move of the worlds it finished.
+/// The wall clock is a cap on what the player waits whatever the machine does: past it the
+/// search stops at its next rollout even in its first world, and a search that finished no
+/// world plays the `easy` move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// The most CPU time of the searching thread.
@@ -96,10 +98,14 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Whether a search that began at `wall` and `cpu` has spent this budget.
-    fn spent(&self, wall: Instant, cpu: Option<ThreadTime>) -> bool {
+    /// Whether a search that began at `wall` is past the wall-clock cap.
+    fn past_cap(&self, wall: Instant) -> bool {
         self.wall.is_some_and(|b| wall.elapsed() >= b)
-            || self.cpu.zip(cpu).is_some_and(|(b, cpu)| cpu.try_elapsed().is_ok_and(|t| t >= b))
+    }
+
+    /// Whether a search whose thread had used `cpu` when it began has spent its CPU time.
+    fn cpu_spent(&self, cpu: Option<ThreadTime>) -> bool {
+        self.cpu.zip(cpu).is_some_and(|(b, cpu)| cpu.try_elapsed().is_ok_and(|t| t >= b))
     }
 }
 
@@ -186,7 +192,7 @@ impl FugitiveBot {
         // nothing of her past moves.
         let medium = self.level == Level::Medium;
         for _ in 0..MODEL_WORLDS * SAMPLE_TRIES {
-            if worlds.len() == MODEL_WORLDS || medium {
+            if worlds.len() == MODEL_WORLDS || medium || self.budget.past_cap(started) {
                 break;
             }
             let mut llr = 0.0;
@@ -244,7 +250,7 @@ impl FugitiveBot {
                 // random numbers): past the budget, a world begun is dropped.
                 let mut played = Vec::with_capacity(alive.len());
                 for &m in &alive {
-                    if done > 0 && self.budget.spent(started, cpu) {
+                    if self.budget.past_cap(started) || (done > 0 && self.budget.cpu_spent(cpu)) {
                         break 'rounds;
                     }
                     let mut game = worlds[w].clone();
@@ -626,19 +632,21 @@ mod tests {
         assert_eq!(searched.rollouts, MEDIUM_ROLLOUTS * moves.len());
     }
 
-    /// The time limit: past it, the search stops after the world it is playing, so with no
-    /// time at all every candidate is played out in exactly one world.
+    /// The wall-clock cap: past it, the search stops at once, even in its first world, and the
+    /// bot plays the `easy` move: with no time at all it plays no rollout and still answers.
     #[test]
-    fn a_spent_budget_stops_the_search_after_one_world() {
+    fn a_spent_wall_clock_stops_the_search_at_once_and_the_bot_still_answers() {
         let mut game = Game::new(Setup::new(5u64));
-        let mut bot = FugitiveBot::new(Level::Hard, 5).with_budget(Budget { cpu: None, wall: Some(Duration::ZERO) });
+        let budget = Budget { cpu: None, wall: Some(Duration::ZERO) };
+        let mut bot = FugitiveBot::new(Level::Hard, 5).with_budget(budget);
         let view = FugitiveView::of(&game);
         let moves = candidates(&view);
         assert!(moves.len() > 2);
         let (best, searched) = bot.search(&view, &moves);
-        assert!(best.is_some_and(|m| moves.contains(&m)));
-        assert_eq!(searched.rollouts, moves.len());
+        assert_eq!((best, searched.rollouts), (None, 0));
         let action = bot.act(&view).unwrap();
+        let easy = FugitiveBot::new(Level::Easy, 5).act(&view).unwrap();
+        assert_eq!(action, easy);
         game.apply(Role::Fugitive, action).unwrap();
         // Without a limit, the rollout count bounds it: at most that many per candidate, or
         // twice that against the `easy` Marshal.
