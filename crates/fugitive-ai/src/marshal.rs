@@ -1,30 +1,32 @@
 //! The computer Marshal: it reads only a [`MarshalView`].
 
 use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Icon};
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::deduction::Deduction;
 use crate::view::{Level, MarshalView, best_choice, peeked};
 
-/// How sharply the `medium` Marshal follows her odds: she names each number with a chance in
-/// proportion to its share to this power. Chosen so that she is a clear step above the `easy`
-/// Marshal and below the `hard` one from both sides (issue 29, `BENCHMARKS.md`: the `easy`
-/// Fugitive wins at most 35 % against her, the `hard` one at least 65 %); naming the likeliest
-/// number every time (greedy, on the trail count) was too strong for the second.
-const MEDIUM_SHARPNESS: i32 = 4;
+/// How often the `medium` Marshal plays her hunch (see [`MarshalBot`]): 7 guesses in 10. Over
+/// games 0-1,999 of `fugitive-sim --seed 2` the `easy` Fugitive won 29.1 % against her (33.6 %
+/// at 6 in 10, 24.9 % at 8 in 10, 16.4 % always), and the `hard` one 86 of 100 games at 6 in
+/// 10: a clear step (at least 65 %) from both sides. The single styles tried first were not:
+/// the hunch every time (the `easy` Fugitive 16.4 %, the `hard` one 55 %), the likeliest number
+/// with ties drawn at random (31.2 %, 62 %), or the `easy` odds sharpened to the 4th power with
+/// draws from the deck holding most candidates (29.1 %, 60 %) (`BENCHMARKS.md`, issue 29).
+const MEDIUM_HUNCH: f64 = 0.7;
 
 /// A computer Marshal.
 ///
 /// - `random`: any legal action (`LegalActions::sample`).
 /// - `easy`: draws from a random deck; guesses one number, drawn at random with the trail
 ///   count's odds of it being a hideout ([`Deduction::trails_only`]).
-/// - `medium`: reads the same trail count, but draws from the deck holding most of its
-///   candidates (as `hard` does) and names one number at a time with odds that favour the
-///   likeliest far more than `easy` does (each number's share to the power
-///   [`MEDIUM_SHARPNESS`]): a player who follows her notepad's odds but never the exact
-///   notepad, never a certainty named beside her guess, never several numbers at once.
+/// - `medium`: reads the same trail count and draws from a random deck, like `easy`; but on
+///   most of her guesses ([`MEDIUM_HUNCH`]) she plays her hunch: the likeliest number, and of
+///   equally likely ones the furthest along (a Fugitive runs as far as he can); on the others
+///   she names a number with the odds, as `easy` does. One number at a time, never the exact
+///   notepad.
 /// - `hard`: reads [`Deduction::trails_within_worlds`] (the numbers the exact count of worlds
 ///   leaves, with the trail count's odds); draws from the deck holding most of the
 ///   deduction's candidates; guesses the most
@@ -81,7 +83,6 @@ impl MarshalBot {
             // the hard Fugitive's rollouts play thousands of her turns).
             let deck = match self.level {
                 Level::Hard => best_deck(&self.deduction(view), &legal.draws),
-                Level::Medium => best_deck(&self.deduction(view), &legal.draws),
                 _ => *legal.draws.choose(&mut self.rng)?,
             };
             return Some(Action::Draw { deck });
@@ -104,9 +105,9 @@ impl MarshalBot {
                     _ => certain,
                 }
             }
+            // Her hunch: `most_likely` takes the last of equally likely numbers, the highest.
+            Level::Medium if self.rng.random_bool(MEDIUM_HUNCH) => Cards::from(most_likely(&deduction, open)?),
             _ => {
-                let sharpness = if self.level == Level::Medium { MEDIUM_SHARPNESS } else { 1 };
-                let likely = |n: Card| likely(n).powi(sharpness);
                 let numbers: Vec<Card> = open.iter().collect();
                 let chosen = numbers
                     .choose_weighted(&mut self.rng, |&n| likely(n))

@@ -124,7 +124,7 @@ pub enum Level {
     Random,
     /// Simple rules of thumb.
     Easy,
-    /// A step between: the Marshal guesses the likeliest number of the trail count, one number at
+    /// A step between: the Marshal mostly names the likeliest number of the trail count, one at
     /// a time; the Fugitive searches a few rollouts against a casual Marshal.
     Medium,
     /// The Marshal: greedy on the exact deduction. The Fugitive: determinized Monte Carlo against
