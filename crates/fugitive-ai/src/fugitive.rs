@@ -82,30 +82,34 @@ pub struct FugitiveBot {
     budget: Budget,
 }
 
-/// How long one decision's search may run: by the thread's CPU time, and by the wall clock.
-/// CPU time is the budget's measure, because on a busy machine the wall clock mostly counts
-/// the time other jobs held the CPU: past it, once every candidate has played in one world,
-/// the search stops at its next rollout and plays the best move of the worlds it finished.
-/// The wall clock is a cap on what the player waits whatever the machine does: past it the
-/// search stops at its next rollout even in its first world, and a search that finished no
-/// world plays the `easy` move.
+/// How long one decision's search may run. The budget is the searching thread's CPU time, so
+/// the bot plays as well on a busy machine as on a quiet one; a wall-clock target keeps the
+/// player's wait short when the machine is so busy that CPU time comes slowly; a wall-clock
+/// cap is never passed. Past the CPU budget or the target, once every candidate has played in
+/// one world, the search stops at its next rollout and plays the best move of the worlds it
+/// finished; past the cap it stops at its next rollout even in its first world, and a search
+/// that finished no world plays the `easy` move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// The most CPU time of the searching thread.
     pub cpu: Option<Duration>,
-    /// The most wall-clock time.
+    /// The wall-clock time after which the search stops once it has one world.
     pub wall: Option<Duration>,
+    /// The wall-clock time after which the search stops whatever it has.
+    pub cap: Option<Duration>,
 }
 
 impl Budget {
-    /// Whether a search that began at `wall` is past the wall-clock cap.
+    /// Whether a search that began at `wall` is past the cap.
     fn past_cap(&self, wall: Instant) -> bool {
-        self.wall.is_some_and(|b| wall.elapsed() >= b)
+        self.cap.is_some_and(|b| wall.elapsed() >= b)
     }
 
-    /// Whether a search whose thread had used `cpu` when it began has spent its CPU time.
-    fn cpu_spent(&self, cpu: Option<ThreadTime>) -> bool {
-        self.cpu.zip(cpu).is_some_and(|(b, cpu)| cpu.try_elapsed().is_ok_and(|t| t >= b))
+    /// Whether a search that began at `wall`, its thread having used `cpu`, has spent its CPU
+    /// time or is past the wall-clock target.
+    fn spent(&self, wall: Instant, cpu: Option<ThreadTime>) -> bool {
+        self.wall.is_some_and(|b| wall.elapsed() >= b)
+            || self.cpu.zip(cpu).is_some_and(|(b, cpu)| cpu.try_elapsed().is_ok_and(|t| t >= b))
     }
 }
 
@@ -250,7 +254,7 @@ impl FugitiveBot {
                 // random numbers): past the budget, a world begun is dropped.
                 let mut played = Vec::with_capacity(alive.len());
                 for &m in &alive {
-                    if self.budget.past_cap(started) || (done > 0 && self.budget.cpu_spent(cpu)) {
+                    if self.budget.past_cap(started) || (done > 0 && self.budget.spent(started, cpu)) {
                         break 'rounds;
                     }
                     let mut game = worlds[w].clone();
@@ -600,21 +604,26 @@ mod tests {
         }
     }
 
-    /// The CPU budget: every candidate plays in one world, then the search stops at the first
-    /// rollout past the budget; with none at all it plays exactly one world, and answers.
+    /// The CPU budget and the wall-clock target: every candidate plays in one world, then the
+    /// search stops at the first rollout past them; with none at all it plays exactly one
+    /// world, and answers.
     #[test]
-    fn a_spent_cpu_budget_stops_the_search_after_one_world() {
+    fn a_spent_budget_or_target_stops_the_search_after_one_world() {
         let game = Game::new(Setup::new(5u64));
         let view = FugitiveView::of(&game);
         let moves = candidates(&view);
-        for level in [Level::Medium, Level::Hard] {
-            let budget = Budget { cpu: Some(Duration::ZERO), wall: None };
+        let spent = [
+            Budget { cpu: Some(Duration::ZERO), ..Budget::default() },
+            Budget { wall: Some(Duration::ZERO), ..Budget::default() },
+        ];
+        for (level, budget) in [Level::Medium, Level::Hard].into_iter().flat_map(|l| spent.map(|b| (l, b))) {
             let mut bot = FugitiveBot::new(level, 5).with_budget(budget);
             let (best, searched) = bot.search(&view, &moves);
-            assert!(best.is_some_and(|m| moves.contains(&m)), "{level:?}");
-            assert_eq!(searched.rollouts, moves.len(), "{level:?}");
+            assert!(best.is_some_and(|m| moves.contains(&m)), "{level:?} {budget:?}");
+            assert_eq!(searched.rollouts, moves.len(), "{level:?} {budget:?}");
             // A budget it cannot spend leaves the rollout count to bound it.
-            let budget = Budget { cpu: Some(Duration::from_secs(3600)), wall: None };
+            let hour = Some(Duration::from_secs(3600));
+            let budget = Budget { cpu: hour, wall: hour, cap: hour };
             let (_, searched) = FugitiveBot::new(level, 5).with_budget(budget).search(&view, &moves);
             assert!(searched.rollouts > moves.len(), "{level:?}");
         }
@@ -637,7 +646,7 @@ mod tests {
     #[test]
     fn a_spent_wall_clock_stops_the_search_at_once_and_the_bot_still_answers() {
         let mut game = Game::new(Setup::new(5u64));
-        let budget = Budget { cpu: None, wall: Some(Duration::ZERO) };
+        let budget = Budget { cap: Some(Duration::ZERO), ..Budget::default() };
         let mut bot = FugitiveBot::new(Level::Hard, 5).with_budget(budget);
         let view = FugitiveView::of(&game);
         let moves = candidates(&view);

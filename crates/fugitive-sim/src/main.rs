@@ -48,15 +48,19 @@ struct Args {
     /// The pass bonus draw (R11a): after a pass the Fugitive may draw from the lowest deck.
     #[arg(long)]
     pass_bonus: bool,
-    /// The searching Fugitive's wall-clock limit per decision in milliseconds (the server's
-    /// cap is 1,000). Without a limit the search is bounded by its rollout count only and the
-    /// games repeat exactly.
+    /// The searching Fugitive's wall-clock target per decision in milliseconds: past it he
+    /// plays once every candidate has played in one world (the server's: 250). Without any
+    /// budget the search is bounded by its rollout count only and the games repeat exactly.
     #[arg(long)]
     budget_ms: Option<u64>,
-    /// The searching Fugitive's limit per decision in milliseconds of his thread's CPU time
-    /// (the server's: `computer::FUGITIVE_CPU_BUDGET`).
+    /// The searching Fugitive's budget per decision in milliseconds of his thread's CPU time
+    /// (the server's: 150; `computer::FUGITIVE_BUDGET`).
     #[arg(long)]
     cpu_budget_ms: Option<u64>,
+    /// The searching Fugitive's wall-clock cap per decision in milliseconds: past it he plays
+    /// at once (the server's: 800, `computer::FUGITIVE_CAP`).
+    #[arg(long)]
+    cap_ms: Option<u64>,
     /// Plays every level of `--levels` as the Fugitive against every one as the Marshal,
     /// `--games` games each (from `--first`), and prints the ladder: each pairing's win rate,
     /// each level against the one below in both roles, and a Glicko-2 rating per role.
@@ -143,14 +147,15 @@ impl Args {
             bot = bot.with_rollouts(rollouts);
         }
         let ms = |ms: Option<u64>| ms.map(Duration::from_millis);
-        bot = bot.with_budget(Budget { cpu: ms(self.cpu_budget_ms), wall: ms(self.budget_ms) });
+        bot = bot.with_budget(Budget { cpu: ms(self.cpu_budget_ms), wall: ms(self.budget_ms), cap: ms(self.cap_ms) });
         play_bots(setup, bot, MarshalBot::new(marshal, seed ^ 0x5eed))
     }
 
     /// The first line of a record file: the seed and rules its games were played with.
     fn record_header(&self) -> String {
+        let cap = self.cap_ms.map_or(String::new(), |ms| format!(" {ms} ms cap"));
         format!(
-            "# fugitive-sim round robin, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {:?} ms wall {:?} ms CPU",
+            "# fugitive-sim round robin, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {:?} ms wall {:?} ms CPU{cap}",
             self.seed,
             self.events,
             self.opening,
@@ -338,7 +343,7 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
     let mut baseline: Vec<Duration> = results.iter().flat_map(|r| r.baseline.iter().copied()).collect();
     let baseline = timing("baseline: Fugitive easy, same views".to_string(), &mut baseline);
     format!(
-        "{} games from game {}, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {} wall, {} CPU\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}{}",
+        "{} games from game {}, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {} wall, {} CPU, cap {}\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}{}",
         n,
         args.first,
         args.fugitive,
@@ -350,6 +355,7 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
         args.rollouts.map_or("the level's".to_string(), |r| r.to_string()),
         args.budget_ms.map_or("none".to_string(), |ms| format!("{ms} ms")),
         args.cpu_budget_ms.map_or("none".to_string(), |ms| format!("{ms} ms")),
+        args.cap_ms.map_or("none".to_string(), |ms| format!("{ms} ms")),
         line("Fugitive", wins(Role::Fugitive)),
         line("Marshal", wins(Role::Marshal)),
         reasons.join(", "),
