@@ -25,7 +25,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
-    /// How many games.
+    /// How many games (per pairing with `--round-robin`; there, 0 prints the ladder of the
+    /// `--record` without playing).
     #[arg(long, default_value_t = 1000)]
     games: usize,
     /// The Fugitive's level: random, easy or hard.
@@ -106,8 +107,9 @@ struct Args {
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    if args.games == 0 || args.threads == 0 {
-        bail!("--games and --threads must be at least 1");
+    let reading_record = args.round_robin && args.record.is_some();
+    if (args.games == 0 && !reading_record) || args.threads == 0 {
+        bail!("--games and --threads must be at least 1 (--games 0 only prints a --round-robin --record)");
     }
     if args.round_robin {
         return round_robin(&args);
