@@ -2,13 +2,13 @@
 
 use std::time::{Duration, Instant};
 
+use cpu_time::ThreadTime;
 use fugitive_core::{
     Action, Card, Cards, Choice, Decision, Deck, DeckCard, Game, Icon, LegalActions, Phase, Role,
     SprintOptions,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use cpu_time::ThreadTime;
 
 use crate::deduction::Deduction;
 use crate::marshal::MarshalBot;

@@ -1,8 +1,8 @@
 //! The computer Marshal: it reads only a [`MarshalView`].
 
 use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Icon};
-use rand::{Rng, SeedableRng};
 use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::deduction::Deduction;
@@ -106,7 +106,9 @@ impl MarshalBot {
                 }
             }
             // Her hunch: `most_likely` takes the last of equally likely numbers, the highest.
-            Level::Medium if self.rng.random_bool(MEDIUM_HUNCH) => Cards::from(most_likely(&deduction, open)?),
+            Level::Medium if self.rng.random_bool(MEDIUM_HUNCH) => {
+                Cards::from(most_likely(&deduction, open)?)
+            }
             _ => {
                 let numbers: Vec<Card> = open.iter().collect();
                 let chosen = numbers

@@ -95,8 +95,10 @@ pub fn ratings(games: &[Played], levels: &[Level]) -> Vec<(Level, Rated)> {
     }
     let config = Glicko2Config::new();
     let slot = |level: Level| levels.iter().position(|&l| l == level);
-    let mut rated: Vec<Rated> =
-        levels.iter().map(|_| Rated { marshal: Glicko2Rating::new(), fugitive: Glicko2Rating::new() }).collect();
+    let mut rated: Vec<Rated> = levels
+        .iter()
+        .map(|_| Rated { marshal: Glicko2Rating::new(), fugitive: Glicko2Rating::new() })
+        .collect();
     for round in by_round {
         let before = rated.clone();
         // Each player's games of the round, by (level, as the Fugitive).
@@ -141,12 +143,18 @@ pub fn report(games: &[Played], levels: &[Level]) -> String {
         format!("{:.1}% [{:.1}, {:.1}] of {n}", 100.0 * k as f64 / n as f64, 100.0 * low, 100.0 * high)
     };
     let _ = writeln!(out, "The Fugitive's wins (Wilson 95 %), Fugitive (rows) against Marshal (columns):");
-    let _ = writeln!(out, "{:<8} {}", "", levels.iter().map(|m| format!("{:<30}", m.name())).collect::<String>());
+    let _ =
+        writeln!(out, "{:<8} {}", "", levels.iter().map(|m| format!("{:<30}", m.name())).collect::<String>());
     for &f in levels {
-        let cells: String = levels.iter().map(|&m| format!("{:<30}", rate(count(f, m).0, count(f, m).1))).collect();
+        let cells: String =
+            levels.iter().map(|&m| format!("{:<30}", rate(count(f, m).0, count(f, m).1))).collect();
         let _ = writeln!(out, "{:<8} {cells}", f.name());
     }
-    let _ = writeln!(out, "\nEach level against the one below (a clear step: at least {:.0}% in both roles):", 100.0 * STEP);
+    let _ = writeln!(
+        out,
+        "\nEach level against the one below (a clear step: at least {:.0}% in both roles):",
+        100.0 * STEP
+    );
     for pair in levels.windows(2) {
         let (below, above) = (pair[0], pair[1]);
         let (fw, fnn) = count(above, below);
@@ -160,7 +168,11 @@ pub fn report(games: &[Played], levels: &[Level]) -> String {
             rate(as_marshal, bn),
             match (clear(fw, fnn), clear(as_marshal, bn)) {
                 (true, true) => "a clear step (both lower bounds at least the step)",
-                _ if fnn > 0 && bn > 0 && fw as f64 >= STEP * fnn as f64 && as_marshal as f64 >= STEP * bn as f64 => {
+                _ if fnn > 0
+                    && bn > 0
+                    && fw as f64 >= STEP * fnn as f64
+                    && as_marshal as f64 >= STEP * bn as f64 =>
+                {
                     "a step by the point figures, not yet by both lower bounds"
                 }
                 _ => "NOT a clear step",
@@ -209,7 +221,8 @@ mod tests {
 
     #[test]
     fn a_line_reads_back() {
-        let g = Played { fugitive: Level::Medium, marshal: Level::Hard, index: 17, winner: Some(Role::Marshal) };
+        let g =
+            Played { fugitive: Level::Medium, marshal: Level::Hard, index: 17, winner: Some(Role::Marshal) };
         assert_eq!(Played::parse(&g.line()), Ok(g));
         let none = Played { winner: None, ..g };
         assert_eq!(Played::parse(&none.line()), Ok(none));

@@ -149,7 +149,11 @@ impl Args {
             bot = bot.with_rollouts(rollouts);
         }
         let ms = |ms: Option<u64>| ms.map(Duration::from_millis);
-        bot = bot.with_budget(Budget { cpu: ms(self.cpu_budget_ms), wall: ms(self.budget_ms), cap: ms(self.cap_ms) });
+        bot = bot.with_budget(Budget {
+            cpu: ms(self.cpu_budget_ms),
+            wall: ms(self.budget_ms),
+            cap: ms(self.cap_ms),
+        });
         play_bots(setup, bot, MarshalBot::new(marshal, seed ^ 0x5eed))
     }
 
@@ -218,7 +222,8 @@ fn round_robin(args: &Args) -> Result<()> {
     if let Some(row) = rows.iter().find(|r| !levels.contains(r)) {
         bail!("--rows names {row}, which is not one of --levels");
     }
-    let pairings: Vec<(Level, Level)> = rows.iter().flat_map(|&f| levels.iter().map(move |&m| (f, m))).collect();
+    let pairings: Vec<(Level, Level)> =
+        rows.iter().flat_map(|&f| levels.iter().map(move |&m| (f, m))).collect();
     let header = args.record_header();
     let mut games: Vec<ladder::Played> = Vec::new();
     let record = match &args.record {
@@ -227,7 +232,10 @@ fn round_robin(args: &Args) -> Result<()> {
                 let text = std::fs::read_to_string(path)?;
                 let mut lines = text.lines();
                 if lines.next() != Some(header.as_str()) {
-                    bail!("{} holds games of another seed or rule set; its first line must be {header:?}", path.display());
+                    bail!(
+                        "{} holds games of another seed or rule set; its first line must be {header:?}",
+                        path.display()
+                    );
                 }
                 for line in lines.filter(|l| !l.trim().is_empty()) {
                     games.push(ladder::Played::parse(line).map_err(anyhow::Error::msg)?);
@@ -242,7 +250,8 @@ fn round_robin(args: &Args) -> Result<()> {
     let played = |fugitive, marshal, index, result: &MatchResult| {
         if let Some(file) = &record {
             use std::io::Write as _;
-            let line = ladder::Played { fugitive, marshal, index, winner: result.outcome.map(|o| o.winner) }.line();
+            let line =
+                ladder::Played { fugitive, marshal, index, winner: result.outcome.map(|o| o.winner) }.line();
             // One write per line, so runs recording into the same file never mix their lines.
             let mut file = file.lock().expect("no worker panics");
             file.write_all(format!("{line}\n").as_bytes()).expect("the record file is writable");
@@ -340,7 +349,8 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
         let mut cpu: Vec<Duration> =
             results.iter().flat_map(|r| r.thinking_cpu[role].iter().copied()).collect();
         let level = if role == Role::Fugitive { args.fugitive } else { args.marshal };
-        timing(format!("{role:?} {level}"), &mut times) + &timing(format!("  thread CPU {role:?} {level}"), &mut cpu)
+        timing(format!("{role:?} {level}"), &mut times)
+            + &timing(format!("  thread CPU {role:?} {level}"), &mut cpu)
     };
     let mut baseline: Vec<Duration> = results.iter().flat_map(|r| r.baseline.iter().copied()).collect();
     let baseline = timing("baseline: Fugitive easy, same views".to_string(), &mut baseline);
