@@ -24,10 +24,10 @@ impl Level {
     /// The level's ratings as measured by the round robin (see the module documentation).
     pub const fn ratings(self) -> Ratings {
         match self {
-            Level::Random => Ratings { marshal: 0, fugitive: 0 },
-            Level::Easy => Ratings { marshal: 0, fugitive: 0 },
-            Level::Medium => Ratings { marshal: 0, fugitive: 0 },
-            Level::Hard => Ratings { marshal: 0, fugitive: 0 },
+            Level::Random => Ratings { marshal: 940, fugitive: 1170 },
+            Level::Easy => Ratings { marshal: 1480, fugitive: 1450 },
+            Level::Medium => Ratings { marshal: 1640, fugitive: 1610 },
+            Level::Hard => Ratings { marshal: 2170, fugitive: 1800 },
         }
     }
 }

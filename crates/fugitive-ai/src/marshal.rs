@@ -11,7 +11,8 @@ use crate::view::{Level, MarshalView, best_choice, peeked};
 /// How often the `medium` Marshal plays her hunch (see [`MarshalBot`]): 7 guesses in 10. Over
 /// games 0-1,999 of `fugitive-sim --seed 2` the `easy` Fugitive won 29.1 % against her (33.6 %
 /// at 6 in 10, 24.9 % at 8 in 10, 16.4 % always), and the `hard` one 86 of 100 games at 6 in
-/// 10: a clear step (at least 65 %) from both sides. The single styles tried first were not:
+/// 10; measured on seed 1 in the round robin, 29.0 % of 2,000 and 70.5 % of 722: a clear step
+/// (at least 65 %) from both sides. The single styles tried first were not:
 /// the hunch every time (the `easy` Fugitive 16.4 %, the `hard` one 55 %), the likeliest number
 /// with ties drawn at random (31.2 %, 62 %), or the `easy` odds sharpened to the 4th power with
 /// draws from the deck holding most candidates (29.1 %, 60 %) (`BENCHMARKS.md`, issue 29).
