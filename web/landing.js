@@ -34,6 +34,9 @@ export function showLanding(root) {
   let busy = null; // the opponent of the game being created
   let optionsOpen = false;
   let mine = null; // "My games", once loaded
+  // The computer's levels with their ratings per role, from the server (`GET /api/levels`);
+  // until they arrive, or if they cannot, the two levels every server has, without ratings.
+  let levels = [{ level: 'easy' }, { level: 'hard' }];
 
   async function create(opponent) {
     busy = opponent;
@@ -159,7 +162,7 @@ export function showLanding(root) {
           'level',
           t('landing.level'),
           form.level,
-          ['easy', 'hard'].map((level) => [level, t(`level.${level}`)]),
+          levels.map(({ level, ratings }) => [level, levelLabel(level, ratings)]),
           (v) => {
             form.level = v;
           },
@@ -226,6 +229,13 @@ export function showLanding(root) {
     );
   }
 
+  /// A level's name and, when the server measured them, its ratings in both roles (the player
+  /// may not know yet which role the computer gets).
+  function levelLabel(level, ratings) {
+    const name = t(`level.${level}`);
+    return ratings ? t('level.ratings', { name, marshal: ratings.marshal, fugitive: ratings.fugitive }) : name;
+  }
+
   /// The defaults in one line, so nobody has to open the options to know what they get.
   function summary() {
     return t('landing.defaults', {
@@ -288,4 +298,13 @@ export function showLanding(root) {
     mine = entries;
     render();
   });
+  fetch('/api/levels')
+    .then((res) => (res.ok ? res.json() : Promise.reject(new Error(res.statusText))))
+    .then((json) => {
+      levels = json.levels;
+      render();
+    })
+    .catch(() => {
+      // The levels without their ratings: the game can still be created.
+    });
 }

@@ -29,8 +29,11 @@ export default {
   'landing.opponent.computer': 'Der Computer',
   'landing.opponent.computerHelp': 'Sofort gegen den Computer spielen; er zieht nach einer kurzen Pause.',
   'landing.level': 'Wie stark der Computer spielt',
-  'level.easy': 'Leicht',
-  'level.hard': 'Schwer',
+  'level.random': 'Anfänger',
+  'level.easy': 'Gelegenheitsspieler',
+  'level.medium': 'Vereinsspieler',
+  'level.hard': 'Experte',
+  'level.ratings': '{name} — etwa {marshal} als Polizeichefin, {fugitive} als Flüchtender',
   'landing.assist': 'Notizblock-Hilfe',
   'landing.assistHelp':
     'Die Ratetafel des Marshals zeigt, wie wahrscheinlich jede Zahl ein Versteck ist – aus allem, was sie gesehen hat.',

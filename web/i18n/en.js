@@ -29,8 +29,11 @@ export default {
   'landing.opponent.computer': 'The computer',
   'landing.opponent.computerHelp': 'Play at once against the computer; it moves after a short pause.',
   'landing.level': 'How strong the computer plays',
-  'level.easy': 'Easy',
-  'level.hard': 'Hard',
+  'level.random': 'Beginner',
+  'level.easy': 'Casual',
+  'level.medium': 'Club player',
+  'level.hard': 'Expert',
+  'level.ratings': '{name} — about {marshal} as the Marshal, {fugitive} as the Fugitive',
   'landing.assist': 'Notepad assist',
   'landing.assistHelp':
     'The Marshal’s guess board shows how likely each number is to be a hideout, from everything she has seen.',

@@ -29,8 +29,11 @@ export default {
   'landing.opponent.computer': 'L’ordinateur',
   'landing.opponent.computerHelp': 'Joue tout de suite contre l’ordinateur ; il joue après une courte pause.',
   'landing.level': 'La force de l’ordinateur',
-  'level.easy': 'Facile',
-  'level.hard': 'Difficile',
+  'level.random': 'Débutant',
+  'level.easy': 'Occasionnel',
+  'level.medium': 'Joueur de club',
+  'level.hard': 'Expert',
+  'level.ratings': '{name} — environ {marshal} en Marshall, {fugitive} en Fugitif',
   'landing.assist': 'Aide au carnet',
   'landing.assistHelp':
     'La grille du Marshal montre la probabilité que chaque nombre soit une planque, d’après tout ce qu’elle a vu.',

@@ -62,6 +62,41 @@ async function playComputer(page, role, level, assist) {
   assert.equal(await page.getByTestId('opponent-away').count(), 0, 'the computer is at the table');
 }
 
+test('the level select offers every level with its ratings from the server, in each language', async () => {
+  const { levels } = await (await fetch(`${server.url}/api/levels`)).json();
+  assert.deepEqual(
+    levels.map((l) => l.level),
+    ['random', 'easy', 'medium', 'hard'],
+  );
+  const expected = {
+    'en-US': (l) => `about ${l.ratings.marshal} as the Marshal, ${l.ratings.fugitive} as the Fugitive`,
+    'de-DE': (l) => `etwa ${l.ratings.marshal} als Polizeichefin, ${l.ratings.fugitive} als Flüchtender`,
+    'fr-FR': (l) => `environ ${l.ratings.marshal} en Marshall, ${l.ratings.fugitive} en Fugitif`,
+  };
+  for (const [locale, rating] of Object.entries(expected)) {
+    const page = await newPlayer(browser, { locale });
+    await page.goto(server.url);
+    await openOptions(page);
+    const select = page.getByTestId('level');
+    // The ratings arrive after the page: wait for the server's list, not for a time.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=level] option').length === 4);
+    const options = await select.locator('option').evaluateAll((els) => els.map((e) => [e.value, e.textContent]));
+    assert.deepEqual(
+      options.map(([value]) => value),
+      levels.map((l) => l.level),
+    );
+    for (const [i, [, text]] of options.entries()) {
+      assert.ok(text.endsWith(rating(levels[i])), `${locale}: ${text}`);
+    }
+    if (locale === 'en-US') {
+      assert.ok(options[3][1].startsWith('Expert — '), options[3][1]);
+      await shot(page, 'computer-levels');
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test('a whole game as the Fugitive against the computer Marshal', async () => {
   const page = await newPlayer(browser);
   await playComputer(page, 'fugitive', 'hard', false);

@@ -10,7 +10,8 @@
 //!   numbers each face-down hideout can still be, and in how many complete worlds (trails,
 //!   hidden sprint cards, which draw each card was) that fit the evidence.
 //! - [`MarshalBot`] (`marshal.rs`) and [`FugitiveBot`] (`fugitive.rs`): the computer players,
-//!   at each [`Level`].
+//!   at each [`Level`]; [`Level::ratings`] (`ladder.rs`): each level's measured Glicko-2 rating
+//!   per role.
 //! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
 //!
 //! The deduction is exact for the base game (but for the oldest of more than 32 open wrong
@@ -45,6 +46,7 @@
 
 mod deduction;
 mod fugitive;
+mod ladder;
 mod marshal;
 mod sim;
 mod view;
@@ -52,7 +54,8 @@ mod world;
 mod worlds;
 
 pub use deduction::{Candidate, Deduction, PositionCandidates};
-pub use fugitive::{DEFAULT_ROLLOUTS, FugitiveBot};
+pub use fugitive::{Budget, DEFAULT_ROLLOUTS, FugitiveBot};
+pub use ladder::Ratings;
 pub use marshal::MarshalBot;
 pub use sim::{MatchResult, play_bots, play_match};
 pub use view::{FugitiveView, Level, LevelError, MarshalView, WrongViewer};

@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use cpu_time::ThreadTime;
 use fugitive_core::{Action, ByRole, Game, Outcome, Role, Setup};
 
 use crate::fugitive::FugitiveBot;
@@ -24,6 +25,9 @@ pub struct MatchResult {
     pub refused: Option<Role>,
     /// How long each of a bot's decisions took (wall clock), in order.
     pub thinking: ByRole<Vec<Duration>>,
+    /// The CPU time of the deciding thread for each of those decisions: on a shared machine,
+    /// the part of the wall clock that was the bot's own work.
+    pub thinking_cpu: ByRole<Vec<Duration>>,
     /// The baseline of the Fugitive's time: how long an `easy` Fugitive took to decide in the
     /// same views, timed right after each of the Fugitive's decisions (so under the same load).
     pub baseline: Vec<Duration>,
@@ -43,16 +47,22 @@ pub fn play_bots(setup: Setup, mut fugitive: FugitiveBot, mut marshal: MarshalBo
     let mut baseline = Vec::new();
     let mut refused = None;
     let mut thinking: ByRole<Vec<Duration>> = ByRole::default();
+    let mut thinking_cpu: ByRole<Vec<Duration>> = ByRole::default();
     while let Some(role) = game.to_move() {
         if game.actions().len() >= MAX_ACTIONS {
             break;
         }
         let start = Instant::now();
+        let cpu = ThreadTime::try_now().ok();
+        let mut took = |role: Role| {
+            thinking[role].push(start.elapsed());
+            thinking_cpu[role].push(cpu.and_then(|c| c.try_elapsed().ok()).unwrap_or_default());
+        };
         let action = match role {
             Role::Fugitive => {
                 let view = FugitiveView::of(&game);
                 let action = fugitive.act(&view);
-                thinking[role].push(start.elapsed());
+                took(role);
                 let start = Instant::now();
                 easy.act(&FugitiveView::of(&game));
                 baseline.push(start.elapsed());
@@ -60,7 +70,7 @@ pub fn play_bots(setup: Setup, mut fugitive: FugitiveBot, mut marshal: MarshalBo
             }
             Role::Marshal => {
                 let action = marshal.act(&MarshalView::of(&game));
-                thinking[role].push(start.elapsed());
+                took(role);
                 action
             }
         };
@@ -77,6 +87,7 @@ pub fn play_bots(setup: Setup, mut fugitive: FugitiveBot, mut marshal: MarshalBo
         marshal_turns: game.marshal_turns(),
         refused,
         thinking,
+        thinking_cpu,
         baseline,
     }
 }

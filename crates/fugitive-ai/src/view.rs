@@ -116,28 +116,33 @@ pub(crate) fn best_choice<S: PartialOrd>(choices: &[Choice], score: impl Fn(&Cho
     best
 }
 
-/// How strong a computer player is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How strong a computer player is; the order is the ladder's, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     /// Uniformly random legal play (`LegalActions::sample`): the baseline.
     Random,
     /// Simple rules of thumb.
     Easy,
+    /// A step between: the Marshal mostly names the likeliest number of the trail count, one at
+    /// a time; the Fugitive searches a few rollouts against a casual Marshal.
+    Medium,
     /// The Marshal: greedy on the exact deduction. The Fugitive: determinized Monte Carlo against
     /// our own Marshals, hiding where her belief is weakest.
     Hard,
 }
 
 impl Level {
-    /// All levels, weakest first.
-    pub const ALL: [Level; 3] = [Level::Random, Level::Easy, Level::Hard];
+    /// All levels, weakest first: the ladder (`BENCHMARKS.md`, issue 29), each a clear step up
+    /// from the one before in both roles.
+    pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Hard];
 
     /// The level's name on the command line and the wire.
     pub const fn name(self) -> &'static str {
         match self {
             Level::Random => "random",
             Level::Easy => "easy",
+            Level::Medium => "medium",
             Level::Hard => "hard",
         }
     }
@@ -149,9 +154,9 @@ impl fmt::Display for Level {
     }
 }
 
-/// A level name that is not `random`, `easy` or `hard`.
+/// A level name that is not `random`, `easy`, `medium` or `hard`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("there is no level {0:?}: levels are random, easy and hard")]
+#[error("there is no level {0:?}: levels are random, easy, medium and hard")]
 pub struct LevelError(pub String);
 
 impl FromStr for Level {

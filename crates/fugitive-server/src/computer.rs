@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
+use fugitive_ai::{Budget, Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
 use fugitive_core::{Action, Game, View, Viewer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -56,15 +56,28 @@ pub fn wants_notepad(computer: Computer, game: &Game, viewer: Viewer) -> bool {
 #[cfg(test)]
 pub(crate) static SOLVED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// The longest the hard Fugitive searches for one move ([`FugitiveBot::with_budget`]): it then
-/// plays the best move found so far. Its rollout count bounds it too, and usually first
-/// (`BENCHMARKS.md`: p50 and p99 per decision).
-pub const FUGITIVE_BUDGET: Duration = Duration::from_secs(1);
+/// How long the searching Fugitive (`medium`, `hard`) thinks about one move
+/// ([`FugitiveBot::with_budget`]): at most 150 ms of his thread's CPU time, so he plays as well
+/// on a busy machine as on a quiet one, unless the machine is so busy that 250 ms of wall clock
+/// pass first (the player's wait); past either, once every candidate has played in one world,
+/// he plays the best move of the worlds he finished. His rollout count bounds the search too,
+/// and usually first (`BENCHMARKS.md`, issue 29: time per decision).
+pub const FUGITIVE_BUDGET: Budget = Budget {
+    cpu: Some(Duration::from_millis(150)),
+    wall: Some(Duration::from_millis(250)),
+    cap: Some(FUGITIVE_CAP),
+};
+
+/// The longest the searching Fugitive ever thinks, whatever the machine does: past it he stops
+/// at his next rollout, even in his first world, and plays; it leaves 200 ms of the 1 s a
+/// player is promised for the rollout in flight and the move's way to the room.
+pub const FUGITIVE_CAP: Duration = Duration::from_millis(800);
 
 /// The bot's action for `view`, its own role's view, or `None` when it has nothing to do.
-/// Runs on a blocking thread, never on the room's actor: the hard Fugitive searches for up to
-/// [`FUGITIVE_BUDGET`]. Under `--deal-seed` its choices repeat as long as its search ends
-/// within the budget (on a machine so loaded that it does not, they follow the clock).
+/// Runs on a blocking thread, never on the room's actor: the searching Fugitive thinks within
+/// [`FUGITIVE_BUDGET`], never past [`FUGITIVE_CAP`]. Under
+/// `--deal-seed` its choices repeat as long as its search ends within the budget (on a machine
+/// so loaded that it does not, they follow the clock).
 ///
 /// A bot's move that the view's legal actions do not allow (a bot bug) is replaced by a random
 /// legal one and logged, so the game goes on instead of waiting for a move that never comes.

@@ -173,6 +173,7 @@ impl From<RoomsError> for AppError {
 pub fn router(state: AppState, web_dir: &FsPath) -> Router {
     let request_timeout = state.config.request_timeout;
     let router = Router::new()
+        .route("/api/levels", get(levels))
         .route("/api/rooms", post(create_room))
         .route("/api/rooms/{room}", get(room_summary))
         .route("/api/rooms/{room}/claim", post(claim_seat))
@@ -241,7 +242,16 @@ struct CreateRoom {
     best_of: Option<u64>,
 }
 
-/// Who sits in the other seat: `"human"` (invited) or `{"bot": "random" | "easy" | "hard"}`.
+/// The computer's levels, weakest first, each with its measured rating per role
+/// (`fugitive_ai::Level::ratings`): the landing page shows them where the player picks one.
+async fn levels() -> Json<serde_json::Value> {
+    let levels: Vec<_> =
+        Level::ALL.iter().map(|level| json!({ "level": level, "ratings": level.ratings() })).collect();
+    Json(json!({ "levels": levels }))
+}
+
+/// Who sits in the other seat: `"human"` (invited) or `{"bot": LEVEL}`, a level of
+/// `fugitive_ai::Level` (`random`, `easy`, `medium`, `hard`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 enum Opponent {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, Server, TestDb, http};
+use common::{Client, Server, TestDb, http, http_text};
 use fugitive_core::{Action, LegalActions, Role, View};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -79,7 +79,7 @@ async fn a_whole_game_against_each_computer_opponent() {
     let server =
         Server::start(&db, &["--bot-pause", "1ms", "--max-messages-per-sec", "1000", KNOWN[0], KNOWN[1]])
             .await;
-    for level in ["random", "easy", "hard"] {
+    for level in ["random", "easy", "medium", "hard"] {
         let body = json!({ "role": "fugitive", "opponent": { "bot": level } });
         let client = play_against(&server, body, Role::Fugitive).await;
         assert!(client.states().all(|s| s.get("notepad").is_none()), "the Fugitive never gets a notepad");
@@ -98,6 +98,40 @@ async fn a_whole_game_against_each_computer_opponent() {
     }
     assert_no_illegal_bot_move(&server).await;
     server.stop().await;
+}
+
+/// The level list the landing page shows: every level the room options take, weakest first,
+/// each with its rating per role, each rated above the one below; a level not on it is refused
+/// with `bad_request` and creates no room.
+#[tokio::test]
+async fn the_levels_come_with_their_ratings_and_no_other_level_is_taken() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let (status, body) = http(server.addr, "GET", "/api/levels", None).await;
+    assert_eq!(status, 200, "{body}");
+    let levels = body["levels"].as_array().unwrap();
+    let names: Vec<&str> = levels.iter().map(|l| l["level"].as_str().unwrap()).collect();
+    assert_eq!(names, ["random", "easy", "medium", "hard"]);
+    for pair in levels.windows(2) {
+        for role in ["marshal", "fugitive"] {
+            let rating = |l: &Value| l["ratings"][role].as_u64().unwrap();
+            assert!(rating(&pair[1]) > rating(&pair[0]), "{role}: {pair:?}");
+        }
+    }
+    let rooms = rooms_loaded(&server).await;
+    let bad = json!({ "role": "fugitive", "opponent": { "bot": "grandmaster" } });
+    let (status, body) = http(server.addr, "POST", "/api/rooms", Some(&bad)).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["error"], "bad_request");
+    assert_eq!(rooms_loaded(&server).await, rooms, "a refused request creates no room");
+    server.stop().await;
+}
+
+/// The sample of `fugitive_rooms_loaded` in `/metrics`.
+async fn rooms_loaded(server: &Server) -> String {
+    let (status, text) = http_text(server.addr, "GET", "/metrics", None).await;
+    assert_eq!(status, 200, "{text}");
+    text.lines().find(|l| l.starts_with("fugitive_rooms_loaded ")).expect("the gauge").to_string()
 }
 
 #[tokio::test]

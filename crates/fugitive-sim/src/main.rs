@@ -4,7 +4,11 @@
 //!
 //! ```sh
 //! cargo run --release -p fugitive-sim -- --games 2000 --fugitive hard --marshal random --seed 1
+//! # every level against every level in both roles, the ladder and its Glicko-2 ratings:
+//! cargo run --release -p fugitive-sim -- --round-robin --games 2000 --seed 1 --record ladder.txt
 //! ```
+
+mod ladder;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,7 +17,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use clap::Parser;
-use fugitive_ai::{DEFAULT_ROLLOUTS, FugitiveBot, Level, MarshalBot, MatchResult, play_bots};
+use fugitive_ai::{Budget, FugitiveBot, Level, MarshalBot, MatchResult, play_bots};
 use fugitive_core::{EventVariant, OpeningHideouts, Role, RuleOptions, Seed, Setup};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -21,7 +25,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
-    /// How many games.
+    /// How many games (per pairing with `--round-robin`; there, 0 prints the ladder of the
+    /// `--record` without playing).
     #[arg(long, default_value_t = 1000)]
     games: usize,
     /// The Fugitive's level: random, easy or hard.
@@ -44,20 +49,52 @@ struct Args {
     /// The pass bonus draw (R11a): after a pass the Fugitive may draw from the lowest deck.
     #[arg(long)]
     pass_bonus: bool,
-    /// The `hard` Fugitive's time limit per decision in milliseconds (the server's is 1,000).
-    /// Without it the search is bounded by its rollout count only and the games repeat exactly.
+    /// The searching Fugitive's wall-clock target per decision in milliseconds: past it he
+    /// plays once every candidate has played in one world (the server's: 250). Without any
+    /// budget the search is bounded by its rollout count only and the games repeat exactly.
     #[arg(long)]
     budget_ms: Option<u64>,
-    /// The `hard` Fugitive's rollouts per candidate move.
-    #[arg(long, default_value_t = DEFAULT_ROLLOUTS)]
-    rollouts: usize,
+    /// The searching Fugitive's budget per decision in milliseconds of his thread's CPU time
+    /// (the server's: 150; `computer::FUGITIVE_BUDGET`).
+    #[arg(long)]
+    cpu_budget_ms: Option<u64>,
+    /// The searching Fugitive's wall-clock cap per decision in milliseconds: past it he plays
+    /// at once (the server's: 800, `computer::FUGITIVE_CAP`).
+    #[arg(long)]
+    cap_ms: Option<u64>,
+    /// Plays every level of `--levels` as the Fugitive against every one as the Marshal,
+    /// `--games` games each (from `--first`), and prints the ladder: each pairing's win rate,
+    /// each level against the one below in both roles, and a Glicko-2 rating per role.
+    /// `--fugitive` and `--marshal` are ignored.
+    #[arg(long)]
+    round_robin: bool,
+    /// The levels of the round robin, weakest first (default: all).
+    #[arg(long, value_delimiter = ',')]
+    levels: Option<Vec<Level>>,
+    /// Plays only these levels' games as the Fugitive in this run (default: every level of
+    /// `--levels`); with `--record`, the ladder still counts every game recorded. A searching
+    /// Fugitive's games cost a thousand times the others': this lets them be played in
+    /// smaller pieces.
+    #[arg(long, value_delimiter = ',')]
+    rows: Option<Vec<Level>>,
+    /// The round robin's record: each game is added to this file as it ends (`fugitive marshal
+    /// index winner`, after a first line naming the seed and rules), and the ladder is printed
+    /// from every game in it, so a long round robin can be played in pieces (`--first`,
+    /// `--levels`). A file of another seed or rule set is refused.
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
+    /// The searching Fugitive's rollouts per candidate move (default: the level's own,
+    /// `DEFAULT_ROLLOUTS` for `hard`).
+    #[arg(long)]
+    rollouts: Option<usize>,
     /// The index of the first game: `--first 1000 --games 1000` plays the second half of the
     /// games of `--games 2000` (the same seed gives the same games), so a long run can be
     /// played in pieces.
     #[arg(long, default_value_t = 0)]
     first: usize,
     /// Also write every time per decision of the Fugitive to this file, one line per decision:
-    /// microseconds of the bot, then of the `easy` baseline on the same view.
+    /// microseconds of the bot, then of the `easy` baseline on the same view (both wall clock),
+    /// then of the bot's thread CPU time.
     #[arg(long)]
     times: Option<std::path::PathBuf>,
     /// Worker threads (games are independent).
@@ -70,44 +107,22 @@ struct Args {
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    if args.games == 0 || args.threads == 0 {
-        bail!("--games and --threads must be at least 1");
+    let reading_record = args.round_robin && args.record.is_some();
+    if (args.games == 0 && !reading_record) || args.threads == 0 {
+        bail!("--games and --threads must be at least 1 (--games 0 only prints a --round-robin --record)");
     }
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games as u64) };
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta})")?);
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::with_capacity(args.games));
-    thread::scope(|scope| {
-        for _ in 0..args.threads {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= args.games {
-                        break;
-                    }
-                    let seed = mix(args.seed, (args.first + i) as u64);
-                    let rules = args.rules();
-                    let setup = Setup::new(Seed::from(seed)).with_rules(rules);
-                    let mut fugitive = FugitiveBot::new(args.fugitive, seed).with_rollouts(args.rollouts);
-                    if let Some(ms) = args.budget_ms {
-                        fugitive = fugitive.with_budget(Duration::from_millis(ms));
-                    }
-                    let marshal = MarshalBot::new(args.marshal, seed ^ 0x5eed);
-                    let result = play_bots(setup, fugitive, marshal);
-                    results.lock().expect("no worker panics").push(result);
-                    bar.inc(1);
-                }
-            });
-        }
-    });
-    bar.finish_and_clear();
-    let results = results.into_inner().expect("no worker panics");
+    if args.round_robin {
+        return round_robin(&args);
+    }
+    let pairings = [(args.fugitive, args.marshal)];
+    let results: Vec<MatchResult> = play(&args, &pairings).into_iter().map(|(_, _, _, r)| r).collect();
     print!("{}", report(&args, &results));
     if let Some(path) = &args.times {
         let mut lines = String::new();
         for r in &results {
-            for (bot, easy) in r.thinking[Role::Fugitive].iter().zip(&r.baseline) {
-                lines.push_str(&format!("{} {}\n", bot.as_micros(), easy.as_micros()));
+            let cpu = &r.thinking_cpu[Role::Fugitive];
+            for ((bot, easy), cpu) in r.thinking[Role::Fugitive].iter().zip(&r.baseline).zip(cpu) {
+                lines.push_str(&format!("{} {} {}\n", bot.as_micros(), easy.as_micros(), cpu.as_micros()));
             }
         }
         std::fs::write(path, lines)?;
@@ -124,6 +139,138 @@ impl Args {
     fn rules(&self) -> RuleOptions {
         RuleOptions { opening_hideouts: self.opening, pass_bonus_draw: self.pass_bonus, events: self.events }
     }
+
+    /// One game: game `index` of the run (its deal and the bots' seeds), these levels.
+    fn game(&self, fugitive: Level, marshal: Level, index: usize) -> MatchResult {
+        let seed = mix(self.seed, index as u64);
+        let setup = Setup::new(Seed::from(seed)).with_rules(self.rules());
+        let mut bot = FugitiveBot::new(fugitive, seed);
+        if let Some(rollouts) = self.rollouts {
+            bot = bot.with_rollouts(rollouts);
+        }
+        let ms = |ms: Option<u64>| ms.map(Duration::from_millis);
+        bot = bot.with_budget(Budget {
+            cpu: ms(self.cpu_budget_ms),
+            wall: ms(self.budget_ms),
+            cap: ms(self.cap_ms),
+        });
+        play_bots(setup, bot, MarshalBot::new(marshal, seed ^ 0x5eed))
+    }
+
+    /// The first line of a record file: the seed and rules its games were played with.
+    fn record_header(&self) -> String {
+        let cap = self.cap_ms.map_or(String::new(), |ms| format!(" {ms} ms cap"));
+        format!(
+            "# fugitive-sim round robin, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {:?} ms wall {:?} ms CPU{cap}",
+            self.seed,
+            self.events,
+            self.opening,
+            self.pass_bonus,
+            self.rollouts.map_or("the level's".to_string(), |r| r.to_string()),
+            self.budget_ms,
+            self.cpu_budget_ms,
+        )
+    }
+}
+
+/// Plays games `--first`.. of each pairing (Fugitive, Marshal) on `--threads` threads, game by
+/// game across the pairings (so a run stopped early has played every pairing about as much).
+/// `each` sees every game as it ends.
+fn play_each(
+    args: &Args,
+    pairings: &[(Level, Level)],
+    each: &(dyn Fn(Level, Level, usize, &MatchResult) + Sync),
+) -> Vec<(Level, Level, usize, MatchResult)> {
+    let total = args.games * pairings.len();
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total as u64) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} (eta {eta})")
+            .expect("a valid template"),
+    );
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::with_capacity(total));
+    thread::scope(|scope| {
+        for _ in 0..args.threads {
+            scope.spawn(|| {
+                loop {
+                    let task = next.fetch_add(1, Ordering::Relaxed);
+                    if task >= total {
+                        break;
+                    }
+                    let (fugitive, marshal) = pairings[task % pairings.len()];
+                    let index = args.first + task / pairings.len();
+                    let result = args.game(fugitive, marshal, index);
+                    each(fugitive, marshal, index, &result);
+                    results.lock().expect("no worker panics").push((fugitive, marshal, index, result));
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    results.into_inner().expect("no worker panics")
+}
+
+fn play(args: &Args, pairings: &[(Level, Level)]) -> Vec<(Level, Level, usize, MatchResult)> {
+    play_each(args, pairings, &|_, _, _, _| {})
+}
+
+/// `--round-robin`: see [`Args::round_robin`] and `ladder.rs`.
+fn round_robin(args: &Args) -> Result<()> {
+    let levels = args.levels.clone().unwrap_or_else(|| Level::ALL.to_vec());
+    let rows = args.rows.clone().unwrap_or_else(|| levels.clone());
+    if let Some(row) = rows.iter().find(|r| !levels.contains(r)) {
+        bail!("--rows names {row}, which is not one of --levels");
+    }
+    let pairings: Vec<(Level, Level)> =
+        rows.iter().flat_map(|&f| levels.iter().map(move |&m| (f, m))).collect();
+    let header = args.record_header();
+    let mut games: Vec<ladder::Played> = Vec::new();
+    let record = match &args.record {
+        Some(path) => {
+            if path.exists() {
+                let text = std::fs::read_to_string(path)?;
+                let mut lines = text.lines();
+                if lines.next() != Some(header.as_str()) {
+                    bail!(
+                        "{} holds games of another seed or rule set; its first line must be {header:?}",
+                        path.display()
+                    );
+                }
+                for line in lines.filter(|l| !l.trim().is_empty()) {
+                    games.push(ladder::Played::parse(line).map_err(anyhow::Error::msg)?);
+                }
+            } else {
+                std::fs::write(path, format!("{header}\n"))?;
+            }
+            Some(Mutex::new(std::fs::OpenOptions::new().append(true).open(path)?))
+        }
+        None => None,
+    };
+    let played = |fugitive, marshal, index, result: &MatchResult| {
+        if let Some(file) = &record {
+            use std::io::Write as _;
+            let line =
+                ladder::Played { fugitive, marshal, index, winner: result.outcome.map(|o| o.winner) }.line();
+            // One write per line, so runs recording into the same file never mix their lines.
+            let mut file = file.lock().expect("no worker panics");
+            file.write_all(format!("{line}\n").as_bytes()).expect("the record file is writable");
+        }
+    };
+    let results = play_each(args, &pairings, &played);
+    games.extend(results.iter().map(|(fugitive, marshal, index, r)| ladder::Played {
+        fugitive: *fugitive,
+        marshal: *marshal,
+        index: *index,
+        winner: r.outcome.map(|o| o.winner),
+    }));
+    println!("{header}");
+    print!("{}", ladder::report(&games, &levels));
+    let refused = results.iter().filter(|(_, _, _, r)| r.refused.is_some()).count();
+    if refused > 0 {
+        bail!("{refused} games ended by a refused bot move: a bot bug");
+    }
+    Ok(())
 }
 
 /// The opening rule by its name on the command line.
@@ -199,13 +346,16 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
     let thinking = |role: Role| {
         let mut times: Vec<Duration> =
             results.iter().flat_map(|r| r.thinking[role].iter().copied()).collect();
+        let mut cpu: Vec<Duration> =
+            results.iter().flat_map(|r| r.thinking_cpu[role].iter().copied()).collect();
         let level = if role == Role::Fugitive { args.fugitive } else { args.marshal };
         timing(format!("{role:?} {level}"), &mut times)
+            + &timing(format!("  thread CPU {role:?} {level}"), &mut cpu)
     };
     let mut baseline: Vec<Duration> = results.iter().flat_map(|r| r.baseline.iter().copied()).collect();
     let baseline = timing("baseline: Fugitive easy, same views".to_string(), &mut baseline);
     format!(
-        "{} games from game {}, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {}\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}{}",
+        "{} games from game {}, Fugitive {} vs Marshal {}, seed {}, events {:?}, opening {:?}, pass bonus {}, rollouts {}, budget {} wall, {} CPU, cap {}\n{}{}endings: {}\nunfinished {unfinished}, ended by a refused bot move {refused}\naverage length {:.1} actions, {:.1} Marshal turns\ntime per decision (wall clock, {} threads):\n{}{}{}",
         n,
         args.first,
         args.fugitive,
@@ -214,8 +364,10 @@ fn report(args: &Args, results: &[MatchResult]) -> String {
         args.events,
         args.opening,
         if args.pass_bonus { "on" } else { "off" },
-        args.rollouts,
+        args.rollouts.map_or("the level's".to_string(), |r| r.to_string()),
         args.budget_ms.map_or("none".to_string(), |ms| format!("{ms} ms")),
+        args.cpu_budget_ms.map_or("none".to_string(), |ms| format!("{ms} ms")),
+        args.cap_ms.map_or("none".to_string(), |ms| format!("{ms} ms")),
         line("Fugitive", wins(Role::Fugitive)),
         line("Marshal", wins(Role::Marshal)),
         reasons.join(", "),
@@ -237,7 +389,7 @@ fn pct(k: usize, n: usize) -> f64 {
 }
 
 /// The Wilson score interval for `k` successes in `n` trials at 95%.
-fn wilson(k: usize, n: usize) -> (f64, f64) {
+pub(crate) fn wilson(k: usize, n: usize) -> (f64, f64) {
     let z = 1.959_963_984_540_054_f64;
     let (k, n) = (k as f64, n as f64);
     let p = k / n;
