@@ -15,6 +15,7 @@ import {
   shot,
   createComputerRoom,
   nextMove,
+  openOptions,
 } from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
