@@ -65,6 +65,7 @@
 use fugitive_core::{Card, Cards, Event, EventCard, Evidence, Role, TrailCount};
 use serde::{Deserialize, Serialize};
 
+use crate::facts::Facts;
 use crate::view::MarshalView;
 
 /// The solved notepad: every consistent world counted (see the module documentation).
@@ -105,12 +106,14 @@ impl Deduction {
         let bound = from_trails(evidence.count_trails());
         let worlds = match crate::worlds::between_opening_placements(view.view()) {
             Some(worlds) => Some(worlds),
-            None if evidence.has_events() => None,
-            None => crate::worlds::count(&evidence, &allowed(&bound, evidence.positions().len())),
+            None => Facts::read(view.view()).and_then(|facts| {
+                crate::worlds::count(&evidence, &facts, &allowed(&bound, evidence.positions().len()))
+            }),
         };
-        let mut deduction = worlds.map_or(bound, from_worlds);
-        deduction.ignored_events = ignored_events(view);
-        deduction
+        match worlds {
+            Some(worlds) => from_worlds(worlds),
+            None => Deduction { ignored_events: ignored_events(view), ..bound },
+        }
     }
 
     /// The hard Marshal's odds: per position, the numbers the exact count leaves (those with a

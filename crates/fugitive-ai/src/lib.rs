@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 
 mod deduction;
+mod facts;
 mod fugitive;
 mod ladder;
 mod marshal;
