@@ -33,7 +33,7 @@ const MEDIUM_HUNCH: f64 = 0.7;
 ///   deduction's candidates; guesses the most
 ///   likely number, adding every number it is certain of (a multi-number guess only when it is
 ///   certain of all but one); in the Manhunt, the most likely number each time (greedy).
-/// - Events (every level but `random`, [`MarshalBot::choose`]): M4 Dragnet names the most likely
+/// - Events (`easy` and `medium`; `hard` reads her notepad for each, `choose_hard`): M4 Dragnet names the most likely
 ///   number; M2 Informant picks the face-down hideout with most sprint cards; M3 Stakeout the
 ///   range holding most of the candidates; F4 Bad Intel returns her lowest card; N5 Town Gossip
 ///   looks at the deck she would draw from and sends a footprints event to the bottom; N6
@@ -90,7 +90,11 @@ impl MarshalBot {
         }
         let deduction = self.deduction(view);
         if !legal.choices.is_empty() {
-            return Some(Action::Choose { choice: choose(view, &deduction, &legal.choices, &legal.draws) });
+            let choice = match self.level {
+                Level::Hard => choose_hard(view, &deduction, &legal.choices, &legal.draws),
+                _ => choose(view, &deduction, &legal.choices, &legal.draws),
+            };
+            return Some(Action::Choose { choice });
         }
         let guess = legal.guess?;
         let open = guess.numbers;
@@ -149,6 +153,66 @@ fn choose(view: &MarshalView, deduction: &Deduction, choices: &[Choice], draws: 
                     Some(DeckCard::Event(e)) if e.icon() == Icon::Footprints
                 );
                 if bottom == footprints { 1.0 } else { 0.0 }
+            }
+            Choice::Sprint { .. } => 0.0,
+        }
+    };
+    best_choice(choices, score)
+}
+
+/// The `hard` Marshal's answer (E3): every choice read from the notepad, which counts what
+/// each event told her (`facts.rs`), so what she learns is never lost.
+///
+/// - M4 Dragnet: the likeliest number (as the others).
+/// - M2 Informant: the face-down hideout her notepad knows least (the most even odds over its
+///   numbers, by entropy), the one with more sprint cards of equals.
+/// - M3 Stakeout: the range whose answer she can least foretell: the largest variance of the
+///   count of face-down hideouts in it, each position's share of the range taken alone.
+/// - F4 Bad Intel and N6 Change of Plans: the card of her largest deck (it lies deepest, so it
+///   stays out of his hands longest, and a card she knows in a deck is as good as in her hand);
+///   N6 is taken, not declined: she puts such a card back and draws a new one.
+/// - N5 Town Gossip: the deck she would draw from; a hideout card goes to the bottom (out of his
+///   reach, and still hers to know), a footprints event too; anything else stays for her.
+fn choose_hard(view: &MarshalView, deduction: &Deduction, choices: &[Choice], draws: &[Deck]) -> Choice {
+    let v = view.view();
+    let entropy = |position: usize| -> f64 {
+        let Some(p) = deduction.positions().iter().find(|p| p.position == position) else { return 0.0 };
+        let total: f64 = p.candidates.iter().map(|c| c.worlds as f64).sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        p.candidates.iter().map(|c| c.worlds as f64 / total).filter(|&q| q > 0.0).map(|q| -q * q.ln()).sum()
+    };
+    let score = |choice: &Choice| -> f64 {
+        match *choice {
+            Choice::Number { number } => deduction.hideout_share(number),
+            Choice::Hideout { position } => {
+                entropy(position) * 100.0 + v.trail.get(position).map_or(0.0, |t| t.sprint_count as f64)
+            }
+            Choice::Range { deck } => deduction
+                .positions()
+                .iter()
+                .map(|p| {
+                    let q: f64 = deck.cards().iter().map(|n| deduction.share(p.position, n)).sum();
+                    q * (1.0 - q)
+                })
+                .sum(),
+            Choice::Card { card } => {
+                let size = Deck::of(card).map_or(0, |d| v.decks[d.index()].size);
+                1000.0 + size as f64 - f64::from(card.number()) / 100.0
+            }
+            Choice::Decline => 0.0,
+            Choice::Deck { deck } => {
+                let pick = best_deck(deduction, if draws.is_empty() { &Deck::ALL } else { draws });
+                if deck == pick { 1.0 } else { 0.0 }
+            }
+            Choice::Move { bottom } => {
+                let down = match peeked(v) {
+                    Some(DeckCard::Hideout(_)) => true,
+                    Some(DeckCard::Event(e)) => e.icon() == Icon::Footprints,
+                    _ => false,
+                };
+                if bottom == down { 1.0 } else { 0.0 }
             }
             Choice::Sprint { .. } => 0.0,
         }
