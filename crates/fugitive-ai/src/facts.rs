@@ -178,6 +178,11 @@ impl Facts {
                     sizes[d] += 1;
                 }
                 Event::Peeked { role: Role::Marshal, deck, card } => {
+                    // The card he put back, seen: a known card of his, which the programme
+                    // does not model.
+                    if tracked.iter().any(|t| t.deck == deck.index() && t.depth == 0 && t.card.is_none()) {
+                        return None;
+                    }
                     if let Some(DeckCard::Hideout(card)) = card
                         && !tracked.iter().any(|t| t.card == Some(card))
                     {

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use fugitive_ai::{Deduction, MarshalView};
-use fugitive_core::{Action, Card, Cards, Deck, Event, Game, Role, Seed, Setup};
+use fugitive_core::{Action, Card, Cards, Deck, DeckCard, Event, Game, Reach, Role, Seed, Setup};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -28,53 +28,110 @@ fn deck_of(card: Card) -> Option<usize> {
 struct Seen {
     /// Per position 1..=n: the hideout if face up.
     known: Vec<Option<Card>>,
-    /// Per position: the sprint cards if revealed, else how many.
-    sprints: Vec<Result<Cards, usize>>,
-    /// Per deck, for each card he took from it (the deal first), how many positions he had
-    /// placed before he took it.
+    /// Per position: its sprint cards she knows (revealed, or shown by M2 Informant), if any,
+    /// and how many more lie there unseen.
+    sprints: Vec<(Option<Cards>, usize)>,
+    /// Per position: the rule of its space (E4: F1 Safe House, M1 Roadblock).
+    reach: Vec<Reach>,
+    /// Per position: when he placed it (history index + 1).
+    placed_at: Vec<usize>,
+    /// Per position: its F5 Smoke Screen cards, each with when it came and whether it is among
+    /// the cards she knows there (`Some(true)`), among those she does not (`Some(false)`), or
+    /// any (`None`: none are known).
+    smokes: Vec<Vec<(usize, Option<bool>)>>,
+    /// Per deck: when he took each card from it (the deal at 0, then history index + 1).
     slots: [Vec<usize>; 3],
-    /// Cards no hidden card can be: hers and every face-up number.
+    /// Per deck: when he put a card back (N6).
+    returns: [Vec<usize>; 3],
+    /// Cards no hidden card can be: hers, every face-up number, those she knows in a deck.
     ruled_out: Cards,
-    /// Her hand.
-    hand: Cards,
+    /// Her hand and the cards she knows lie in a deck: never his.
+    not_his: Cards,
     /// Each wrong guess with the positions face down when it was made.
     wrong: Vec<(Cards, Vec<usize>)>,
+    /// M3 Stakeout: the positions face down then, the range's deck and the count.
+    stakeout: Option<(Vec<usize>, usize, usize)>,
+    /// M6 Eyewitness: the position and its group.
+    eyewitness: Vec<(usize, u8, u8)>,
 }
 
-fn seen(view: &MarshalView) -> Seen {
+/// `in_decks`: the cards she has seen (returned, or looked at with N5) that lie in a deck.
+fn seen(view: &MarshalView, in_decks: Cards) -> Seen {
     let v = view.view();
     let n = v.trail.len() - 1;
     let known = (0..=n).map(|i| v.trail[i].card.filter(|_| v.trail[i].face_up)).collect();
+    let shown_at = |p: usize| {
+        v.history.iter().rposition(|e| matches!(*e, Event::SprintsShown { position, .. } if position == p))
+    };
     let sprints = (0..=n)
         .map(|i| {
             let t = &v.trail[i];
-            // 42's sprint cards stay hidden (R11).
+            // 42's sprint cards stay hidden (R11); M2 shows them while face down.
             match t.sprints {
-                Some(s) if t.face_up && t.card != Some(Card::ESCAPE) => Ok(s),
-                _ => Err(t.sprint_count),
+                Some(s) if t.face_up && t.card != Some(Card::ESCAPE) => (Some(s), 0),
+                Some(s) if !t.face_up => (Some(s), t.sprint_count - s.len()),
+                _ => (None, t.sprint_count),
             }
+        })
+        .collect();
+    let reach = (0..=n)
+        .map(|p| {
+            let trail = v.events.as_ref().map(|e| e.trail.as_slice()).unwrap_or_default();
+            Reach::on(trail.iter().find(|t| t.position == p).map(|t| t.effect))
         })
         .collect();
     let hand = v.hands.marshal.cards.unwrap();
     let mut slots = [vec![0; 3], vec![0; 2], vec![]];
-    let mut placed = 0;
+    let mut returns = [vec![], vec![], vec![]];
+    let mut placed_at = vec![0; n + 1];
+    let mut smokes = vec![vec![]; n + 1];
     let mut face_down = vec![false; n + 1];
     let mut wrong = Vec::new();
-    for event in &v.history {
+    let mut stakeout = None;
+    let mut eyewitness = Vec::new();
+    for (at, event) in v.history.iter().enumerate() {
+        let time = at + 1;
         match *event {
-            Event::Drew { role: Role::Fugitive, deck, .. } => slots[deck.index()].push(placed),
-            Event::Placed { position, .. } => {
-                placed = position;
-                face_down[position] = true;
+            Event::Drew { role: Role::Fugitive, deck, .. } => slots[deck.index()].push(time),
+            Event::ReturnedToDeck { role: Role::Fugitive, deck, .. } => returns[deck.index()].push(time),
+            Event::Placed { position, hideout, .. } => {
+                placed_at[position] = time;
+                face_down[position] = hideout != Some(Card::ESCAPE);
+            }
+            Event::SprintAdded { position, .. } => {
+                let t = &v.trail[position];
+                let among = if t.face_up {
+                    Some(true)
+                } else {
+                    shown_at(position).map(|s| s > at)
+                };
+                smokes[position].push((time, among));
             }
             Event::Revealed { position, .. } => face_down[position] = false,
             Event::Guessed { numbers, right: false } => {
                 wrong.push((numbers, (1..=n).filter(|&j| face_down[j]).collect()));
             }
+            Event::StakeoutCounted { deck, count } => {
+                stakeout = Some(((1..=n).filter(|&j| face_down[j]).collect(), deck.index(), count));
+            }
+            Event::Eyewitness { position, low, high } => eyewitness.push((position, low, high)),
             _ => {}
         }
     }
-    Seen { known, sprints, slots, ruled_out: hand.union(v.face_up()), hand, wrong }
+    Seen {
+        known,
+        sprints,
+        reach,
+        placed_at,
+        smokes,
+        slots,
+        returns,
+        ruled_out: hand.union(v.face_up()).union(in_decks),
+        not_his: hand.union(in_decks),
+        wrong,
+        stakeout,
+        eyewitness,
+    }
 }
 
 /// Worlds in all and per (position, number), from a walk over every world's trail cards.
@@ -83,16 +140,25 @@ struct Tally {
     counts: BTreeMap<(usize, u8), u128>,
 }
 
+/// One world's cards at a position: the hideout, the sprint cards placed with it, and the
+/// smoke cards added later (in the order they came).
+#[derive(Clone, Copy, Default)]
+struct Placed {
+    hideout: Option<Card>,
+    original: Cards,
+    smokes: [Option<Card>; 2],
+}
+
 /// Counts the consistent worlds by walking every choice of hideout and sprint cards per
-/// position, and for each, every choice of which dealt or drawn card each placed card was; the
-/// cards he took and never placed are any of the rest, counted as such.
-fn brute_force(view: &MarshalView) -> Tally {
-    let s = seen(view);
+/// position (and which of them are smoke cards), and for each, every choice of which dealt or
+/// drawn card each placed card was, and which card each put back was; the cards he took and
+/// never placed are any of the rest, counted as such.
+fn brute_force(view: &MarshalView, in_decks: Cards) -> Tally {
+    let s = seen(view, in_decks);
     let n = s.known.len() - 1;
     let mut tally = Tally { total: 0, counts: Default::default() };
-    let mut hideouts = vec![Card::START; n + 1];
-    let mut stacks = vec![Cards::EMPTY; n + 1];
-    walk(&s, 1, Cards::EMPTY, &mut hideouts, &mut stacks, &mut tally);
+    let mut world = vec![Placed { hideout: Some(Card::START), ..Placed::default() }; n + 1];
+    walk(&s, 1, Cards::EMPTY, &mut world, &mut tally);
     // The deal is a set: each world was counted once per order of the 3 + 2 dealt cards.
     tally.total /= 12;
     for v in tally.counts.values_mut() {
@@ -101,64 +167,108 @@ fn brute_force(view: &MarshalView) -> Tally {
     tally
 }
 
-fn walk(s: &Seen, i: usize, used: Cards, hideouts: &mut [Card], stacks: &mut [Cards], tally: &mut Tally) {
+fn hideout(world: &[Placed], j: usize) -> Card {
+    world[j].hideout.unwrap()
+}
+
+fn walk(s: &Seen, i: usize, used: Cards, world: &mut [Placed], tally: &mut Tally) {
     let n = s.known.len() - 1;
     if i > n {
         // Every wrong guess named a number that was not a face-down hideout then (R12).
         for (numbers, down) in &s.wrong {
-            if numbers.iter().all(|g| down.iter().any(|&j| hideouts[j] == g)) {
+            if numbers.iter().all(|g| down.iter().any(|&j| hideout(world, j) == g)) {
                 return;
             }
         }
-        let ways = draws(s, hideouts, stacks);
+        // M3: the face-down hideouts of then in the range; M6: the group.
+        if let Some((down, deck, count)) = &s.stakeout {
+            let found = down.iter().filter(|&&j| deck_of(hideout(world, j)) == Some(*deck)).count();
+            if found != *count {
+                return;
+            }
+        }
+        if s.eyewitness.iter().any(|&(j, low, high)| !(low..=high).contains(&hideout(world, j).number())) {
+            return;
+        }
+        let ways = draws(s, world);
         if ways > 0 {
             tally.total += ways;
             for j in (1..=n).filter(|&j| s.known[j].is_none()) {
-                *tally.counts.entry((j, hideouts[j].number())).or_default() += ways;
+                *tally.counts.entry((j, hideout(world, j).number())).or_default() += ways;
             }
         }
         return;
     }
-    let last = hideouts[i - 1];
+    let last = hideout(world, i - 1);
+    let reach = s.reach[i];
     // Cards of a deck he had taken nothing from by then can't be here (cuts the walk short).
     let mut free = Cards::range(1, 41).difference(s.ruled_out).difference(used);
     for deck in Deck::ALL {
-        if !s.slots[deck.index()].iter().any(|&t| t < i) {
+        if s.slots[deck.index()].is_empty() {
             free = free.difference(deck.cards());
         }
     }
+    let (known_sprints, unseen) = s.sprints[i];
     let choices: Vec<Card> = match s.known[i] {
         Some(h) => vec![h],
-        // At most 3 above, plus 2 per sprint card (R1, R9).
-        None => {
-            let k = s.sprints[i].map_or_else(|k| k, Cards::len);
-            free.iter().filter(|&h| h > last && h.number() - last.number() <= 3 + 2 * k as u8).collect()
-        }
+        None => free
+            .iter()
+            .filter(|&h| h > last && h.number() - last.number() <= reach.free() + 2 * (unseen + known_sprints.map_or(0, Cards::len)) as u8)
+            .collect(),
     };
     for h in choices {
         let free = free.without(h);
-        let sets: Vec<Cards> = match s.sprints[i] {
-            Ok(known) => vec![known],
-            Err(k) => subsets(free, k),
-        };
-        for sprints in sets {
-            // R9: h above the last card, by at most 3 plus the sprint value.
-            if h <= last || h.number() - last.number() > 3 + sprints.sprint_value() {
-                continue;
+        for extra in subsets(free, unseen) {
+            let stack = known_sprints.unwrap_or_default().union(extra);
+            for smokes in smoke_choices(&s.smokes[i], known_sprints.unwrap_or_default(), stack) {
+                let original = smokes.iter().flatten().fold(stack, |left, &c| left.without(c));
+                // R9 and E4: h above the last card, within the space's reach of the sprint
+                // cards placed with it (none on a Roadblock).
+                if h <= last || h.number() - last.number() > reach.with(original.sprint_value()) {
+                    continue;
+                }
+                if !reach.allows_sprints() && !original.is_empty() {
+                    continue;
+                }
+                world[i] = Placed { hideout: Some(h), original, smokes };
+                if !enough_taken(s, i, world) {
+                    continue;
+                }
+                let now = if s.known[i].is_some() { used } else { used.with(h) };
+                walk(s, i + 1, now.union(extra), world, tally);
             }
-            // Cut short: no more cards of a deck placed by now than he had taken by now.
-            hideouts[i] = h;
-            stacks[i] = sprints;
-            if !enough_taken(s, i, hideouts, stacks) {
-                continue;
-            }
-            let now = if s.known[i].is_some() { used } else { used.with(h) };
-            let now = if s.sprints[i].is_ok() { now } else { now.union(sprints) };
-            walk(s, i + 1, now, hideouts, stacks, tally);
         }
     }
-    hideouts[i] = Card::START;
-    stacks[i] = Cards::EMPTY;
+    world[i] = Placed::default();
+}
+
+/// Every way the smoke cards of a position can be among its cards: distinct, each among the
+/// cards she knows or not, as it must.
+fn smoke_choices(smokes: &[(usize, Option<bool>)], known: Cards, stack: Cards) -> Vec<[Option<Card>; 2]> {
+    let mut out = Vec::new();
+    fn go(
+        smokes: &[(usize, Option<bool>)],
+        j: usize,
+        known: Cards,
+        left: Cards,
+        chosen: [Option<Card>; 2],
+        out: &mut Vec<[Option<Card>; 2]>,
+    ) {
+        if j == smokes.len() {
+            out.push(chosen);
+            return;
+        }
+        for card in left {
+            if smokes[j].1.is_some_and(|among| known.contains(card) != among) {
+                continue;
+            }
+            let mut chosen = chosen;
+            chosen[j] = Some(card);
+            go(smokes, j + 1, known, left.without(card), chosen, out);
+        }
+    }
+    go(smokes, 0, known, stack, [None; 2], &mut out);
+    out
 }
 
 fn subsets(from: Cards, k: usize) -> Vec<Cards> {
@@ -177,36 +287,49 @@ fn subsets(from: Cards, k: usize) -> Vec<Cards> {
     out
 }
 
-/// The cards placed at position `j`: its hideout (42 included: it is never taken) and sprints.
-fn placed_at(hideouts: &[Card], stacks: &[Cards], j: usize) -> Cards {
-    stacks[j].with(hideouts[j])
+/// Every card of the world with when it was placed: hideouts and the sprint cards placed
+/// with them at their placement, smoke cards when they came.
+fn timed(s: &Seen, world: &[Placed], upto: usize) -> Vec<(Card, usize)> {
+    let mut out = Vec::new();
+    for j in 1..=upto {
+        let w = &world[j];
+        for card in w.original.with(w.hideout.unwrap()) {
+            out.push((card, s.placed_at[j]));
+        }
+        for (smoke, &(time, _)) in w.smokes.iter().zip(&s.smokes[j]) {
+            out.push((smoke.unwrap(), time));
+        }
+    }
+    out
 }
 
-fn enough_taken(s: &Seen, i: usize, hideouts: &[Card], stacks: &[Cards]) -> bool {
+/// Cut short: no more cards of a deck placed with the hideouts up to `i` than he had taken by
+/// then.
+fn enough_taken(s: &Seen, i: usize, world: &[Placed]) -> bool {
     (0..3).all(|d| {
-        let placed: usize = (1..=i)
-            .map(|j| placed_at(hideouts, stacks, j).iter().filter(|&c| deck_of(c) == Some(d)).count())
-            .sum();
-        placed <= s.slots[d].iter().filter(|&&t| t < i).count()
+        let placed = (1..=i)
+            .flat_map(|j| world[j].original.with(world[j].hideout.unwrap()).iter())
+            .filter(|&c| deck_of(c) == Some(d))
+            .count();
+        placed <= s.slots[d].iter().filter(|&&t| t < s.placed_at[i]).count()
     })
 }
 
 /// The ways his dealt and drawn cards can be these placed ones: each placed card of deck `d`
-/// is one he took from `d` before placing it (enumerated), and the cards he took and never
-/// placed are any other cards of `d` that are not hers (an ordered choice).
-fn draws(s: &Seen, hideouts: &[Card], stacks: &[Cards]) -> u128 {
-    let n = hideouts.len() - 1;
+/// is one he took from `d` before placing it, and each card he put back one he took before
+/// (enumerated); the cards he took and never placed (those put back too) are any other cards
+/// of `d` that are not hers (an ordered choice).
+fn draws(s: &Seen, world: &[Placed]) -> u128 {
+    let n = world.len() - 1;
+    let cards = timed(s, world, n);
     let mut ways = 1u128;
     for d in 0..3 {
-        let placed: Vec<usize> = (1..=n)
-            .flat_map(|j| {
-                placed_at(hideouts, stacks, j).iter().filter(|&c| deck_of(c) == Some(d)).map(move |_| j)
-            })
-            .collect();
+        let placed: Vec<usize> = cards.iter().filter(|(c, _)| deck_of(*c) == Some(d)).map(|&(_, t)| t).collect();
+        let items: Vec<usize> = placed.iter().copied().chain(s.returns[d].iter().copied()).collect();
         let slots = &s.slots[d];
         let mut taken = vec![false; slots.len()];
-        let matchings = assign(&placed, slots, &mut taken);
-        let rest = Deck::ALL[d].cards().difference(s.hand).len() - placed.len();
+        let matchings = assign(&items, slots, &mut taken);
+        let rest = Deck::ALL[d].cards().difference(s.not_his).len() - placed.len();
         let unplaced = slots.len() - placed.len();
         let others: u128 = (0..unplaced).map(|j| (rest - j) as u128).product();
         ways *= matchings * others;
@@ -214,12 +337,13 @@ fn draws(s: &Seen, hideouts: &[Card], stacks: &[Cards]) -> u128 {
     ways
 }
 
-/// How many ways to give each placed card (by its position) a distinct slot taken before it.
+/// How many ways to give each placed card (by when it was placed) a distinct slot taken
+/// before it.
 fn assign(placed: &[usize], slots: &[usize], taken: &mut [bool]) -> u128 {
-    let Some((&position, rest)) = placed.split_first() else { return 1 };
+    let Some((&time, rest)) = placed.split_first() else { return 1 };
     let mut ways = 0;
     for j in 0..slots.len() {
-        if !taken[j] && slots[j] < position {
+        if !taken[j] && slots[j] < time {
             taken[j] = true;
             ways += assign(rest, slots, taken);
             taken[j] = false;
@@ -229,9 +353,13 @@ fn assign(placed: &[usize], slots: &[usize], taken: &mut [bool]) -> u128 {
 }
 
 fn check(view: &MarshalView) {
+    check_with(view, Cards::EMPTY);
+}
+
+fn check_with(view: &MarshalView, in_decks: Cards) {
     let d = Deduction::of(view);
     assert!(d.exact(), "not exact: {:?}", view.view().history);
-    let tally = brute_force(view);
+    let tally = brute_force(view, in_decks);
     assert_eq!(d.worlds(), tally.total, "worlds of {:?}", view.view().history);
     let ours: BTreeMap<(usize, u8), u128> = d
         .positions()
@@ -320,11 +448,11 @@ fn issue_15_the_opening_over_four_then_two_sprint_cards() {
 /// trail (the two hideouts), and checks their number and per-number counts against the
 /// deduction.
 fn full_enumeration_opening(view: &MarshalView) -> BTreeMap<(u8, u8), u128> {
-    let s = seen(view);
+    let s = seen(view, Cards::EMPTY);
     assert_eq!(s.known.len(), 3, "two positions");
-    let counts: Vec<usize> = (1..=2).map(|i| s.sprints[i].unwrap_err()).collect();
-    let deck1: Vec<Cards> = subsets(Deck::One.cards().difference(s.hand), 3);
-    let deck2: Vec<Cards> = subsets(Deck::Two.cards().difference(s.hand), 2);
+    let counts: Vec<usize> = (1..=2).map(|i| s.sprints[i].1).collect();
+    let deck1: Vec<Cards> = subsets(Deck::One.cards().difference(s.not_his), 3);
+    let deck2: Vec<Cards> = subsets(Deck::Two.cards().difference(s.not_his), 2);
     let fixed = Cards::from_iter([c(1), c(2), c(3), c(42)]);
     let mut worlds: BTreeMap<(u8, u8), u128> = BTreeMap::new();
     for a in &deck1 {
@@ -433,4 +561,79 @@ fn between_the_opening_placements_under_exactly_two_the_second_must_be_possible(
         assert_eq!(ours, counts);
     }
     assert!(ruled_out > 0, "no world was ruled out by R6: the test proves nothing");
+}
+
+/// The cards she knows lie in a deck (returned with F4 or N6, or looked at with N5), from the
+/// game itself; `None` when one of them, or one he put back, is no longer where she can tell
+/// (his hand, the trail, or his card seen by her): the notepad gives the trail count then.
+fn in_decks(game: &Game) -> Option<Cards> {
+    let mut hers = Cards::EMPTY;
+    let mut his = Cards::EMPTY;
+    for event in game.history() {
+        match *event {
+            Event::ReturnedToDeck { role: Role::Marshal, card: Some(c), .. } => hers = hers.with(c),
+            Event::ReturnedToDeck { role: Role::Fugitive, card: Some(c), .. } => his = his.with(c),
+            Event::Peeked { role: Role::Marshal, card: Some(DeckCard::Hideout(c)), .. } => hers = hers.with(c),
+            _ => {}
+        }
+    }
+    let in_decks: Cards = Deck::ALL
+        .into_iter()
+        .flat_map(|deck| game.deck(deck).iter().filter_map(|c| c.hideout()))
+        .collect();
+    let lost = hers.difference(in_decks).difference(game.hand(Role::Marshal));
+    let ok = lost.is_empty() && his.is_subset(in_decks) && hers.intersection(his).is_empty();
+    ok.then_some(hers.intersection(in_decks))
+}
+
+/// Goal 1 of issue 29: with every event variant, the exact notepad against the brute force,
+/// over random play (random answers to every event's decision: Smoke Screen cards under hidden,
+/// shown and later revealed hideouts, cards put back by both, Town Gossip, Stakeout,
+/// Eyewitness, Informant, Safe Houses and Roadblocks), on positions small enough to walk.
+#[test]
+fn worlds_match_brute_force_with_events() {
+    use fugitive_core::{EventVariant, RuleOptions};
+    let mut checked = 0;
+    let mut told: BTreeMap<&str, usize> = BTreeMap::new();
+    for events in EventVariant::ALL {
+        for seed in 0..160 {
+            let rules = RuleOptions { events, ..RuleOptions::default() };
+            let mut game = Game::new(Setup::new(Seed::from(seed)).with_rules(rules));
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while let Some(role) = game.to_move() {
+                if game.trail().hidden_count() > 3 || hidden_sprints(&game) > 4 {
+                    break;
+                }
+                let view = MarshalView::of(&game);
+                match in_decks(&game) {
+                    None => assert!(!Deduction::of(&view).exact(), "exact after a known card moved"),
+                    Some(cards) if walk_size(&view) <= 20_000 => {
+                        check_with(&view, cards);
+                        checked += 1;
+                        for event in view.view().history.iter() {
+                            let kind = match event {
+                                Event::SprintAdded { .. } => "smoke",
+                                Event::ReturnedToDeck { role: Role::Fugitive, .. } => "his return",
+                                Event::ReturnedToDeck { .. } => "her return",
+                                Event::Peeked { role: Role::Marshal, .. } => "her peek",
+                                Event::StakeoutCounted { .. } => "stakeout",
+                                Event::Eyewitness { .. } => "eyewitness",
+                                Event::SprintsShown { .. } => "informant",
+                                Event::TrailEventLaid { .. } => "trail event",
+                                _ => continue,
+                            };
+                            *told.entry(kind).or_default() += 1;
+                        }
+                    }
+                    Some(_) => {}
+                }
+                let action = game.legal_actions(role).sample(&mut rng).unwrap();
+                game.apply(role, action).unwrap();
+            }
+        }
+    }
+    for kind in ["smoke", "his return", "her return", "her peek", "stakeout", "eyewitness", "informant"] {
+        assert!(told.get(kind).copied().unwrap_or(0) >= 5, "{kind}: only {told:?}");
+    }
+    assert!(checked > 2_000, "only {checked} positions checked");
 }
