@@ -151,6 +151,13 @@ impl Deduction {
         deduction
     }
 
+    /// Whether the exact count can read everything the events told her in this view
+    /// (`facts.rs`): `false` only after a card she knows reached his hand or she saw the card he
+    /// put back, where [`Deduction::of`] gives the trail count (as it does past its budget).
+    pub fn events_modelled(view: &MarshalView) -> bool {
+        Facts::read(view.view()).is_some()
+    }
+
     /// The event cards drawn so far whose information is left out (see the module
     /// documentation): M3, M6, N5 drawn by the Marshal, F4 and N6.
     pub fn ignored_events(&self) -> &[EventCard] {
