@@ -6,8 +6,11 @@
 //! cargo run --release -p fugitive-sim -- --games 2000 --fugitive hard --marshal random --seed 1
 //! # every level against every level in both roles, the ladder and its Glicko-2 ratings:
 //! cargo run --release -p fugitive-sim -- --round-robin --games 2000 --seed 1 --record ladder.txt
+//! # the event variants' balance table for the web client, from hard-against-hard reports:
+//! cargo run --release -p fugitive-sim -- --balance web/balance.js reports/*.txt
 //! ```
 
+mod balance;
 mod ladder;
 
 use std::sync::Mutex;
@@ -103,10 +106,20 @@ struct Args {
     /// Hide the progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Writes the balance table of the event variants (both bots `hard`; the web client's
+    /// `web/balance.js`) from the reports of hard-against-hard runs given after the options,
+    /// and plays nothing.
+    #[arg(long)]
+    balance: Option<std::path::PathBuf>,
+    /// The reports `--balance` reads.
+    reports: Vec<std::path::PathBuf>,
 }
 
 fn main() -> Result<()> {
     let args = Args::parse();
+    if let Some(out) = &args.balance {
+        return balance::write(out, &args.reports);
+    }
     let reading_record = args.round_robin && args.record.is_some();
     if (args.games == 0 && !reading_record) || args.threads == 0 {
         bail!("--games and --threads must be at least 1 (--games 0 only prints a --round-robin --record)");
