@@ -6,6 +6,7 @@ import { t, onLanguageChange } from './i18n.js';
 import { keepSeat } from './seat.js';
 import { renderShare } from './share.js';
 import { rememberGame, loadMyGames, renderMyGames } from './mygames.js';
+import { BALANCE } from './balance.js';
 
 const CLOCKS = [
   ['', 'clock.none'],
@@ -91,6 +92,21 @@ export function showLanding(root) {
         help ? h('span', { class: 'help' }, help) : null,
       ),
     );
+  }
+
+  // Who wins how often with this variant between two `hard` computer players (`balance.js`,
+  // measured by fugitive-sim): the balance a player can expect.
+  function balance(events) {
+    const b = BALANCE[events];
+    if (!b) return null;
+    return t('events.balance', {
+      level: t('level.hard'),
+      marshal: Math.round(b.marshal.percent),
+      fugitive: Math.round(b.fugitive.percent),
+      low: Math.round(b.fugitive.low),
+      high: Math.round(b.fugitive.high),
+      games: b.games,
+    });
   }
 
   function checkbox(id, checked, label, help, onchange) {
@@ -189,9 +205,16 @@ export function showLanding(root) {
         { class: 'events-options' },
         h('legend', {}, t('landing.events')),
         EVENT_VARIANTS.map((events) =>
-          radio('events', events, form.events === events, t(`events.${events}`), t(`events.${events}.help`), () => {
-            form.events = events;
-          }),
+          radio(
+            'events',
+            events,
+            form.events === events,
+            t(`events.${events}`),
+            [t(`events.${events}.help`), balance(events)].filter(Boolean).join(' '),
+            () => {
+              form.events = events;
+            },
+          ),
         ),
       ),
       h(

@@ -357,6 +357,8 @@ export default {
   'events.helpful:marshal.help':
     'Nur die sechs Fernglas-Ereignisse, die der Polizeichefin helfen, zwei in jedem Stapel.',
   'events.catchup': 'Aufholereignisse',
+  'events.balance':
+    'Zwei Computer auf „{level}“: die Polizeichefin gewinnt {marshal} %, der Flüchtende {fugitive} % ({low}–{high} %, {games} Partien).',
   'events.catchup.help':
     'Zwei Aufholkarten in jedem Stapel; wer eine zieht, handelt ein Ereignis ab, das der zurückliegenden Seite hilft (nach den verdeckten Verstecken).',
   // The event cards' names and texts (E1), by id: the core knows the ids and effects only.

@@ -358,6 +358,8 @@ export default {
   'events.helpful:marshal': 'Helpful Events for the Marshal',
   'events.helpful:marshal.help': 'Only the six binocular events that help the Marshal, two in each deck.',
   'events.catchup': 'Catchup Events',
+  'events.balance':
+    'Two {level} computer players: the Marshal wins {marshal} %, the Fugitive {fugitive} % ({low}–{high} %, {games} games).',
   'events.catchup.help':
     'Two Catchup cards in each deck; drawing one resolves an event that helps whoever is behind (by the face-down hideouts).',
   // The event cards' names and texts (E1), by id: the core knows the ids and effects only.

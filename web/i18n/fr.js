@@ -361,6 +361,8 @@ export default {
   'events.helpful:marshal': 'Événements favorables à la Marshall',
   'events.helpful:marshal.help': 'Seulement les six événements « jumelles » qui aident la Marshall, deux par paquet.',
   'events.catchup': 'Événements de rattrapage',
+  'events.balance':
+    'Deux ordinateurs « {level} » : le Marshall gagne {marshal} %, le Fugitif {fugitive} % ({low}–{high} %, {games} parties).',
   'events.catchup.help':
     'Deux cartes Rattrapage par paquet ; en piocher une résout un événement qui aide le camp en retard (selon les cachettes face cachée).',
   // The event cards' names and texts (E1), by id: the core knows the ids and effects only.

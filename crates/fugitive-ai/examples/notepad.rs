@@ -77,7 +77,9 @@ fn main() {
         .map(|v| EventVariant::ALL.into_iter().find(|&e| name(e) == v).expect("an event variant"))
         .collect();
     let variants: Vec<EventVariant> = if named.is_empty() { EventVariant::ALL.to_vec() } else { named };
-    println!("| events | games | states | not exact (of which by events) | exact: p50 | p99 | p99.9 | worst | trails (baseline): p50 | p99 | p99 ratio |");
+    println!(
+        "| events | games | states | not exact (of which by events) | exact: p50 | p99 | p99.9 | worst | trails (baseline): p50 | p99 | p99 ratio |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for events in variants {
         for (games_name, bots) in [("random", None), ("easy F vs hard M", Some((Level::Easy, Level::Hard)))] {

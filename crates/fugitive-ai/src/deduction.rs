@@ -47,15 +47,17 @@
 //! computer's notepad and the public sets agree where they overlap. Every consistent world has a
 //! consistent trail, so a number the bound rules out has no world: the exact count only tries
 //! the numbers the bound allows. [`Deduction::of`] gives the bound instead (and says so:
-//! [`Deduction::exact`] is `false`) in two cases: in a game with an event variant, and when
-//! the exact count needs more than 200,000 steps or its counts overflow `u128`
-//! (`worlds.rs`, `BUDGET`).
+//! [`Deduction::exact`] is `false`) when the exact count needs more than 200,000 steps or its
+//! counts overflow `u128` (`worlds.rs`, `BUDGET`), and in the rare event states below.
 //!
-//! **Events** (`EVENTS.md`): with an event variant the bound is used; `fugitive-core`'s
-//! `evidence.rs` says which events it reads (the trail events' reach, M2 Informant's sprint
-//! cards, every draw and guess) and which it leaves out, which only ever allows more trails:
-//! M3 Stakeout, M6 Eyewitness, N5 Town Gossip seen by the Marshal, F4 Bad Intel and N6 Change of
-//! Plans. [`Deduction::ignored_events`] names those drawn so far.
+//! **Events** (`EVENTS.md`, issue 29): a world also agrees with everything each event told her
+//! (`facts.rs`): the trail events' reach (F1, M1), M2 Informant's shown cards, M3 Stakeout's
+//! count, M6 Eyewitness's group, the cards she knows lie in a deck (F4 and N6 put back by her,
+//! N5 looked at by her: not his while there), the card he put back (N6: one he held then), and
+//! each F5 Smoke Screen card (one he held then, under its hideout, adding no reach). Where a
+//! card she knows reached his hand, or she saw the card he put back, the count falls back to the
+//! bound, which leaves out M3, M6, her N5 peek, F4 and N6 ([`Deduction::ignored_events`] names
+//! those drawn so far; empty when the count is exact).
 //!
 //! Everything is read from the [`MarshalView`].
 //!

@@ -124,7 +124,9 @@ impl Facts {
         let mut smokes: Vec<(usize, usize, bool)> = Vec::new();
         let shown_last: Vec<Option<usize>> = (0..=n)
             .map(|p| {
-                view.history.iter().rposition(|e| matches!(*e, Event::SprintsShown { position, .. } if position == p))
+                view.history
+                    .iter()
+                    .rposition(|e| matches!(*e, Event::SprintsShown { position, .. } if position == p))
             })
             .collect();
         let face_up_stack = |p: usize| view.trail[p].face_up && view.trail[p].card != Some(Card::ESCAPE);
@@ -144,7 +146,8 @@ impl Facts {
                 if let Some(j) = taken {
                     // A card she knows or one he returned left the deck: only her own draw of
                     // a card she knows keeps the worlds what the programme counts.
-                    let hers = matches!(*e, Event::Drew { role: Role::Marshal, .. }) && tracked[j].card.is_some();
+                    let hers =
+                        matches!(*e, Event::Drew { role: Role::Marshal, .. }) && tracked[j].card.is_some();
                     if !hers {
                         return None;
                     }
@@ -217,25 +220,24 @@ impl Facts {
                     let hidden = (0..=placed)
                         .map(|i| i > 0 && !revealed[i] && view.trail[i].card != Some(Card::ESCAPE))
                         .collect();
-                    facts.stakeout =
-                        Some(Stakeout { horizon: placed, deck: deck.index() + 1, count: count as u8, hidden });
+                    facts.stakeout = Some(Stakeout {
+                        horizon: placed,
+                        deck: deck.index() + 1,
+                        count: count as u8,
+                        hidden,
+                    });
                 }
                 Event::Eyewitness { position, low, high } if (1..=n).contains(&position) => {
-                    facts.groups[position - 1] = facts.groups[position - 1].intersection(Cards::range(low, high));
+                    facts.groups[position - 1] =
+                        facts.groups[position - 1].intersection(Cards::range(low, high));
                 }
                 _ => {}
             }
         }
         facts.in_decks = tracked.iter().filter_map(|t| t.card).collect();
-        for p in 1..=n {
-            let t = &view.trail[p];
-            let cards = if face_up_stack(p) {
-                t.sprints
-            } else if shown_last[p].is_some() {
-                t.sprints
-            } else {
-                None
-            };
+        for (p, shown) in shown_last.iter().enumerate().skip(1) {
+            // Known: revealed with the hideout, or shown by M2 while face down.
+            let cards = view.trail[p].sprints.filter(|_| face_up_stack(p) || shown.is_some());
             if let Some(cards) = cards {
                 let smokes = smokes.iter().filter(|s| s.0 == p && s.2).map(|s| s.1).collect();
                 facts.known[p - 1] = Some(KnownStack { cards, smokes });

@@ -14,10 +14,10 @@
 //!   per role.
 //! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
 //!
-//! The deduction is exact for the base game (but for the oldest of more than 32 open wrong
-//! guesses, and states past its work budget, where it gives the trail count); with an event
-//! variant it counts trails, stays sound (the true trail is always counted) and leaves some
-//! events' information out (see `deduction.rs`). The
+//! The deduction is exact for the base game and with every event variant (but for the oldest
+//! of more than 32 open wrong guesses, states past its work budget, and the rare event states
+//! where a card she knows reached his hand, where it gives the trail count, sound: the true
+//! trail is always counted; see `deduction.rs`, `facts.rs`). The
 //! bots answer every event's pending decision, on the server as in `fugitive-sim --events`.
 //!
 //! A bot takes its role's view; the whole game does not fit:

@@ -285,7 +285,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             pool[class(number)] += 1;
         }
     }
-    let free = Deck::ALL.map(|d| d.cards().difference(evidence.hand()).difference(facts.in_decks).len() as i64);
+    let free =
+        Deck::ALL.map(|d| d.cards().difference(evidence.hand()).difference(facts.in_decks).len() as i64);
     let allowed: Vec<Cards> =
         (0..n).map(|i| allowed[i].intersection(facts.groups[i]).difference(facts.in_decks)).collect();
     let count_decks = |cards: Cards| {
@@ -309,7 +310,9 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             None => {
                 let had = facts.had[i];
                 let room: [u8; 8] =
-                    std::array::from_fn(|c| if c < 2 || had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 });
+                    std::array::from_fn(
+                        |c| if c < 2 || had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 },
+                    );
                 let k = slots[i].sprint_count.checked_sub(facts.hidden_smokes[i])?;
                 Some(stacks(k, &room))
             }
@@ -398,8 +401,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                     }
                     // Which of his deal and draws these cards were.
                     for d in 1..=3 {
-                        let here =
-                            i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1]) + i64::from(stack.public[d]);
+                        let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1])
+                            + i64::from(stack.public[d]);
                         if here > 0 {
                             let placed =
                                 before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
@@ -490,7 +493,9 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                     }
                     // Which of his deal and draws the hideout was.
                     if (1..=3).contains(&d1) {
-                        let placed = before[d1] + public_sprints[i - 1][d1] + i64::from(used[2 * d1] + used[2 * d1 + 1])
+                        let placed = before[d1]
+                            + public_sprints[i - 1][d1]
+                            + i64::from(used[2 * d1] + used[2 * d1 + 1])
                             - key.pending_in(d1);
                         weight = mul(weight, falling(had[d1] - placed, 1)?)?;
                     }
@@ -597,7 +602,13 @@ fn known_stacks(known: &KnownStack) -> Vec<Stack> {
 
 /// One step between placements (see [`count`]): a smoke card or a card he put back, each one
 /// of the cards he held then.
-fn between(prev: &Layer, step: Between, before: &[i64; 4], pool: &[i64; 8], work: &mut usize) -> Option<Layer> {
+fn between(
+    prev: &Layer,
+    step: Between,
+    before: &[i64; 4],
+    pool: &[i64; 8],
+    work: &mut usize,
+) -> Option<Layer> {
     let live = prev.forward.iter().filter(|&&f| f != 0).count();
     *work += live * if matches!(step, Between::HiddenSmoke { .. }) { 8 } else { 1 };
     if *work > BUDGET {

@@ -4,9 +4,7 @@
 //! Informant (M2) and Smoke Screen (F5) included.
 
 use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
-use fugitive_core::{
-    Action, EventCard, EventVariant, Game, Phase, Role, RuleOptions, Seed, Setup, TrailEffect,
-};
+use fugitive_core::{Action, EventVariant, Game, Phase, Role, RuleOptions, Seed, Setup, TrailEffect};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -91,7 +89,10 @@ fn the_deduction_uses_stakeout_and_eyewitness() {
         let mut m = MarshalBot::new(Level::Easy, seed);
         while let Some(role) = game.to_move() {
             let told = game.history().iter().any(|e| {
-                matches!(e, fugitive_core::Event::StakeoutCounted { .. } | fugitive_core::Event::Eyewitness { .. })
+                matches!(
+                    e,
+                    fugitive_core::Event::StakeoutCounted { .. } | fugitive_core::Event::Eyewitness { .. }
+                )
             });
             if told {
                 let d = Deduction::of(&MarshalView::of(&game));

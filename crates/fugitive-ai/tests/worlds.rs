@@ -100,11 +100,7 @@ fn seen(view: &MarshalView, in_decks: Cards) -> Seen {
             }
             Event::SprintAdded { position, .. } => {
                 let t = &v.trail[position];
-                let among = if t.face_up {
-                    Some(true)
-                } else {
-                    shown_at(position).map(|s| s > at)
-                };
+                let among = if t.face_up { Some(true) } else { shown_at(position).map(|s| s > at) };
                 smokes[position].push((time, among));
             }
             Event::Revealed { position, .. } => face_down[position] = false,
@@ -213,7 +209,11 @@ fn walk(s: &Seen, i: usize, used: Cards, world: &mut [Placed], tally: &mut Tally
         Some(h) => vec![h],
         None => free
             .iter()
-            .filter(|&h| h > last && h.number() - last.number() <= reach.free() + 2 * (unseen + known_sprints.map_or(0, Cards::len)) as u8)
+            .filter(|&h| {
+                h > last
+                    && h.number() - last.number()
+                        <= reach.free() + 2 * (unseen + known_sprints.map_or(0, Cards::len)) as u8
+            })
             .collect(),
     };
     for h in choices {
@@ -289,10 +289,9 @@ fn subsets(from: Cards, k: usize) -> Vec<Cards> {
 
 /// Every card of the world with when it was placed: hideouts and the sprint cards placed
 /// with them at their placement, smoke cards when they came.
-fn timed(s: &Seen, world: &[Placed], upto: usize) -> Vec<(Card, usize)> {
+fn timed(s: &Seen, world: &[Placed]) -> Vec<(Card, usize)> {
     let mut out = Vec::new();
-    for j in 1..=upto {
-        let w = &world[j];
+    for (j, w) in world.iter().enumerate().skip(1) {
         for card in w.original.with(w.hideout.unwrap()) {
             out.push((card, s.placed_at[j]));
         }
@@ -320,11 +319,11 @@ fn enough_taken(s: &Seen, i: usize, world: &[Placed]) -> bool {
 /// (enumerated); the cards he took and never placed (those put back too) are any other cards
 /// of `d` that are not hers (an ordered choice).
 fn draws(s: &Seen, world: &[Placed]) -> u128 {
-    let n = world.len() - 1;
-    let cards = timed(s, world, n);
+    let cards = timed(s, world);
     let mut ways = 1u128;
     for d in 0..3 {
-        let placed: Vec<usize> = cards.iter().filter(|(c, _)| deck_of(*c) == Some(d)).map(|&(_, t)| t).collect();
+        let placed: Vec<usize> =
+            cards.iter().filter(|(c, _)| deck_of(*c) == Some(d)).map(|&(_, t)| t).collect();
         let items: Vec<usize> = placed.iter().copied().chain(s.returns[d].iter().copied()).collect();
         let slots = &s.slots[d];
         let mut taken = vec![false; slots.len()];
@@ -573,14 +572,14 @@ fn in_decks(game: &Game) -> Option<Cards> {
         match *event {
             Event::ReturnedToDeck { role: Role::Marshal, card: Some(c), .. } => hers = hers.with(c),
             Event::ReturnedToDeck { role: Role::Fugitive, card: Some(c), .. } => his = his.with(c),
-            Event::Peeked { role: Role::Marshal, card: Some(DeckCard::Hideout(c)), .. } => hers = hers.with(c),
+            Event::Peeked { role: Role::Marshal, card: Some(DeckCard::Hideout(c)), .. } => {
+                hers = hers.with(c)
+            }
             _ => {}
         }
     }
-    let in_decks: Cards = Deck::ALL
-        .into_iter()
-        .flat_map(|deck| game.deck(deck).iter().filter_map(|c| c.hideout()))
-        .collect();
+    let in_decks: Cards =
+        Deck::ALL.into_iter().flat_map(|deck| game.deck(deck).iter().filter_map(|c| c.hideout())).collect();
     let lost = hers.difference(in_decks).difference(game.hand(Role::Marshal));
     let ok = lost.is_empty() && his.is_subset(in_decks) && hers.intersection(his).is_empty();
     ok.then_some(hers.intersection(in_decks))

@@ -74,7 +74,8 @@ fn module(pieces: &[Piece]) -> Result<String> {
     }
     let mut entries = Vec::new();
     for (name, pieces) in &by {
-        let mut ranges: Vec<(u64, usize, usize)> = pieces.iter().map(|p| (p.seed, p.first, p.first + p.games)).collect();
+        let mut ranges: Vec<(u64, usize, usize)> =
+            pieces.iter().map(|p| (p.seed, p.first, p.first + p.games)).collect();
         ranges.sort();
         if ranges.windows(2).any(|w| w[0].0 == w[1].0 && w[1].1 < w[0].2) {
             bail!("overlapping pieces of {name}: {ranges:?}");
@@ -149,7 +150,13 @@ mod tests {
     #[test]
     fn pieces_add_up_and_may_not_overlap() {
         let a = read(REPORT).unwrap();
-        let b = read(&REPORT.replace("from game 200", "from game 300").replace("31 / 100", "19 / 100").replace("69 / 100", "81 / 100")).unwrap();
+        let b = read(
+            &REPORT
+                .replace("from game 200", "from game 300")
+                .replace("31 / 100", "19 / 100")
+                .replace("69 / 100", "81 / 100"),
+        )
+        .unwrap();
         let text = module(&[a, b]).unwrap();
         assert!(text.contains("\"helpful:fugitive\""), "{text}");
         assert!(text.contains("\"games\": 200"), "{text}");
