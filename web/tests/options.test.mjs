@@ -96,3 +96,19 @@ test('a room that does not exist says so instead of retrying forever', async () 
   await page.getByTestId('connection').filter({ hasText: 'does not exist' }).waitFor();
   assert.deepEqual(page.errors, []);
 });
+
+test('each event variant shows its balance between two hard computer players', async () => {
+  const page = await newPlayer(browser);
+  await page.goto(server.url);
+  await openOptions(page);
+  const { BALANCE } = await import('../balance.js');
+  assert.ok(Object.keys(BALANCE).length >= 3, 'a balance for the event variants');
+  for (const [events, b] of Object.entries(BALANCE)) {
+    const text = await page.locator(`label[for="events-${events}"]`).textContent();
+    assert.match(text, new RegExp(`Marshal wins ${Math.round(b.marshal.percent)} %`), `${events}: ${text}`);
+    assert.match(text, new RegExp(`Fugitive ${Math.round(b.fugitive.percent)} %`), `${events}: ${text}`);
+    assert.match(text, new RegExp(`${b.games} games`), `${events}: ${text}`);
+  }
+  // The base game has no line of its own here.
+  assert.doesNotMatch(await page.locator('label[for="events-off"]').textContent(), /games\)/);
+});
