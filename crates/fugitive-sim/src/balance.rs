@@ -84,7 +84,7 @@ fn module(pieces: &[Piece]) -> Result<String> {
         let side = |k: usize| {
             let (low, high) = wilson(k, games);
             format!(
-                "{{ \"wins\": {k}, \"percent\": {:.1}, \"low\": {:.1}, \"high\": {:.1} }}",
+                "{{ wins: {k}, percent: {:.1}, low: {:.1}, high: {:.1} }}",
                 100.0 * k as f64 / games as f64,
                 100.0 * low,
                 100.0 * high
@@ -93,8 +93,10 @@ fn module(pieces: &[Piece]) -> Result<String> {
         let mut seeds: Vec<u64> = pieces.iter().map(|p| p.seed).collect();
         seeds.sort_unstable();
         seeds.dedup();
+        // As the web's formatter writes it (prettier: single quotes, bare keys where they may be).
+        let key = if name.contains(':') { format!("'{name}'") } else { (*name).to_string() };
         entries.push(format!(
-            "  \"{name}\": {{\n    \"games\": {games},\n    \"seeds\": {seeds:?},\n    \"marshal\": {},\n    \"fugitive\": {},\n  }},\n",
+            "  {key}: {{\n    games: {games},\n    seeds: {seeds:?},\n    marshal: {},\n    fugitive: {},\n  }},\n",
             side(pieces.iter().map(|p| p.marshal).sum()),
             side(pieces.iter().map(|p| p.fugitive).sum()),
         ));
@@ -158,10 +160,10 @@ mod tests {
         )
         .unwrap();
         let text = module(&[a, b]).unwrap();
-        assert!(text.contains("\"helpful:fugitive\""), "{text}");
-        assert!(text.contains("\"games\": 200"), "{text}");
-        assert!(text.contains("\"wins\": 50, \"percent\": 25.0"), "{text}");
-        assert!(text.contains("\"wins\": 150, \"percent\": 75.0"), "{text}");
+        assert!(text.contains("'helpful:fugitive': {"), "{text}");
+        assert!(text.contains("games: 200,"), "{text}");
+        assert!(text.contains("wins: 50, percent: 25.0"), "{text}");
+        assert!(text.contains("wins: 150, percent: 75.0"), "{text}");
         let again = read(REPORT).unwrap();
         assert!(module(&[read(REPORT).unwrap(), again]).is_err());
     }
