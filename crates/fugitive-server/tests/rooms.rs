@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::{Client, Server, Table, TestDb, http, http_text};
 use serde_json::{Value, json};
 
