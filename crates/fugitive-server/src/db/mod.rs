@@ -175,7 +175,7 @@ pub struct StoredRoom {
     pub seqs: Vec<(Seat, u64)>,
     /// The computer options.
     pub computer: Computer,
-    /// Names and the like (`table.rs`).
+    /// Names and the like (`model/table.rs`).
     pub table: crate::model::table::Stored,
 }
 
@@ -321,7 +321,7 @@ impl Db {
         Ok(())
     }
 
-    /// The pool, for the modules that keep their own tables (`table.rs`).
+    /// The pool, for the modules that keep their own tables (`table.rs`: the table's rows).
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
     }

@@ -8,7 +8,7 @@
 //! alarm. Each accepted action is written to the database *before* any view of it is queued,
 //! so whatever a client has seen survives a crash.
 //!
-//! With several nodes on one PostgreSQL database (`cluster.rs`), the shell also reads what
+//! With several nodes on one PostgreSQL database (`cluster/`), the shell also reads what
 //! other nodes appended to the room's log when it hears of it, publishes this node's presence,
 //! and runs the clock and the computer only while it holds the room's lease.
 
