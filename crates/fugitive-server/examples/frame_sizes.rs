@@ -8,9 +8,9 @@
 //! `cargo run --release -p fugitive-server --example frame_sizes [-- 100 500 2000]`
 
 use fugitive_core::{Action, ByRole, Cards, Game, Role, RuleOptions, Setup, Viewer};
-use fugitive_server::frames::{self, Change, Current, Sent};
+use fugitive_server::model::table::SeriesStatus;
 use fugitive_server::protocol::RoomStatus;
-use fugitive_server::table::SeriesStatus;
+use fugitive_server::protocol::frames::{self, Change, Current, Sent};
 
 fn status() -> RoomStatus {
     RoomStatus {

@@ -1,25 +1,15 @@
-//! Play against the computer: the room options for a computer opponent and the Marshal's
-//! notepad assist, and the bot's move, made from its role's view alone (`fugitive-ai`).
+//! Play against the computer, the adapter to `fugitive-ai`: the Marshal's notepad assist, and
+//! the bot's move, made from its role's view alone. (The room's computer options are
+//! `model/options.rs`.)
 
 use std::time::Duration;
 
+use crate::model::options::Computer;
+use crate::protocol::{Notepad, NotepadCandidate, NotepadPosition};
 use fugitive_ai::{Budget, Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
 use fugitive_core::{Action, Game, View, Viewer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serde::{Deserialize, Serialize};
-
-use crate::protocol::{Notepad, NotepadCandidate, NotepadPosition};
-
-/// A room's computer options, stored with the room.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Computer {
-    /// The guest seat is played by the computer at this level.
-    pub bot: Option<Level>,
-    /// The Marshal's state carries the deduction's candidates (`notepad`).
-    pub notepad_assist: bool,
-}
 
 /// The Marshal's notepad, solved, for her state message: only in rooms with the option and
 /// while the game runs. With events it stays sound and names the events it leaves out

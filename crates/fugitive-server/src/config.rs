@@ -8,8 +8,6 @@ use std::time::Duration;
 use axum::http::HeaderName;
 use clap::Parser;
 
-use crate::db::SqliteWriter;
-
 /// The server's settings. `main` parses them from the command line and the environment; tests
 /// build them with [`Config::try_parse_from`].
 #[derive(Clone, Debug, Parser)]
@@ -208,6 +206,16 @@ impl Origins {
             (Origins::List(list), Some(origin)) => list.iter().any(|o| o == origin),
         }
     }
+}
+
+/// The SQLite writer's connection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SqliteWriter {
+    /// A `rusqlite` connection on a thread of its own: one hand-off per batch.
+    #[default]
+    Rusqlite,
+    /// An sqlx connection: a hand-off to sqlx's SQLite thread per statement.
+    Sqlx,
 }
 
 #[cfg(test)]

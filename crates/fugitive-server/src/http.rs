@@ -2,134 +2,29 @@
 //! only way an HTTP error leaves the server (`{"error": code, "message": text}`).
 
 use std::path::Path as FsPath;
-use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
-use axum::http::header::{CONNECTION, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use fugitive_ai::Level;
 use fugitive_core::{Role, RuleOptions, Viewer};
-use metrics_exporter_prometheus::PrometheusHandle;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use tokio::sync::{Semaphore, watch};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use uuid::Uuid;
 
-use crate::computer::Computer;
-use crate::config::{Config, Origins};
-use crate::limit::RoomLimiter;
+use crate::app::{AppError, AppState, Peer};
 use crate::metrics;
+use crate::model::options::Computer;
+use crate::model::table::{BEST_OF, MAX_TURN_CLOCK_SECS};
 use crate::room::{ClaimError, RoomHandle};
-use crate::rooms::{Rooms, RoomsError};
-use crate::serve::Peer;
 use crate::{socket, web};
-
-/// What every handler shares.
-#[derive(Clone)]
-pub struct AppState {
-    /// The room registry.
-    pub rooms: Rooms,
-    /// The settings.
-    pub config: Arc<Config>,
-    /// Who may open a WebSocket.
-    pub origins: Arc<Origins>,
-    /// One permit per open WebSocket.
-    pub sockets: Arc<Semaphore>,
-    /// Turns `true` when the server shuts down.
-    pub stop: watch::Receiver<bool>,
-    /// Renders `/metrics`.
-    pub metrics: PrometheusHandle,
-    /// Room creations and claims per client address.
-    pub limiter: Arc<RoomLimiter>,
-}
-
-/// An HTTP error: a status, a stable code and a message that is safe to show.
-#[derive(Debug, thiserror::Error)]
-pub enum AppError {
-    /// The request body is not what the endpoint takes.
-    #[error("{0}")]
-    BadRequest(String),
-    /// The request body is above the limit.
-    #[error("the request body is too large")]
-    TooLarge,
-    /// No such room (or it expired).
-    #[error("no such room")]
-    RoomNotFound,
-    /// No such game in the room.
-    #[error("no such game in this room")]
-    GameNotFound,
-    /// A replay of a game that still runs would show hidden cards.
-    #[error("the game is still running: replays are public once it is over (R18)")]
-    GameRunning,
-    /// The invited seat is taken.
-    #[error("this seat has already been claimed")]
-    SeatTaken,
-    /// The invitation is not this room's.
-    #[error("this invitation is not valid for this room")]
-    BadInvite,
-    /// A WebSocket upgrade from an origin not on the allowlist.
-    #[error(
-        "the origin {0} may not open a WebSocket on this server: its operator must add it to --allowed-origins (FUGITIVE_ALLOWED_ORIGINS)"
-    )]
-    OriginNotAllowed(String),
-    /// Too many rooms created or seats claimed from this address; try again after this long.
-    #[error("too many rooms from this address; try again in {} s", retry_after_secs(*.0))]
-    RateLimited(Duration),
-    /// The request took longer than `--request-timeout`.
-    #[error("the request took too long")]
-    RequestTimeout,
-    /// The server has as many WebSockets as it may.
-    #[error("too many connections; try again later")]
-    TooManySockets,
-    /// The database failed.
-    #[error("the server could not do this now; try again")]
-    Unavailable,
-}
-
-impl AppError {
-    fn status_and_code(&self) -> (StatusCode, &'static str) {
-        match self {
-            AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
-            AppError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
-            AppError::RoomNotFound => (StatusCode::NOT_FOUND, "room_not_found"),
-            AppError::GameNotFound => (StatusCode::NOT_FOUND, "game_not_found"),
-            AppError::GameRunning => (StatusCode::FORBIDDEN, "game_running"),
-            AppError::SeatTaken => (StatusCode::CONFLICT, "seat_taken"),
-            AppError::BadInvite => (StatusCode::FORBIDDEN, "bad_invite"),
-            AppError::OriginNotAllowed(_) => (StatusCode::FORBIDDEN, "origin_not_allowed"),
-            AppError::RateLimited(_) => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
-            AppError::RequestTimeout => (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
-            AppError::TooManySockets => (StatusCode::SERVICE_UNAVAILABLE, "too_many_connections"),
-            AppError::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
-        }
-    }
-}
-
-impl IntoResponse for AppError {
-    fn into_response(self) -> Response {
-        let (status, code) = self.status_and_code();
-        metrics::error(code);
-        let body = Json(json!({ "error": code, "message": self.to_string() }));
-        match self {
-            AppError::RateLimited(wait) => {
-                (status, [(RETRY_AFTER, retry_after_secs(wait).to_string())], body).into_response()
-            }
-            // Not kept alive for another request: a refused client that holds its connection
-            // open would hold one of the server's file descriptors with it.
-            AppError::TooManySockets => (status, [(CONNECTION, "close")], body).into_response(),
-            _ => (status, body).into_response(),
-        }
-    }
-}
 
 /// The whole response, as bytes, to a connection refused before it is served (over the cap
 /// on connections, or taken with the spare descriptor: `open_files.rs`): the socket cap's
@@ -150,23 +45,6 @@ pub fn refusal() -> Vec<u8> {
     response.push_str("\r\n");
     response.push_str(&body);
     response.into_bytes()
-}
-
-/// Whole seconds to wait, at least 1.
-fn retry_after_secs(wait: Duration) -> u64 {
-    u64::try_from(wait.as_millis().div_ceil(1000)).unwrap_or(u64::MAX).max(1)
-}
-
-impl From<RoomsError> for AppError {
-    fn from(error: RoomsError) -> AppError {
-        match error {
-            RoomsError::NotFound => AppError::RoomNotFound,
-            error => {
-                tracing::error!(%error, "room unavailable");
-                AppError::Unavailable
-            }
-        }
-    }
 }
 
 /// The whole router: API, WebSocket, health, metrics, and the web client from `web_dir`.
@@ -325,12 +203,12 @@ async fn create_room(
     app.limiter.check(&headers, peer).map_err(AppError::RateLimited)?;
     let request: CreateRoom = json_body(body)?;
     if let Some(secs) = request.turn_clock_secs {
-        if !(1..=crate::table::MAX_TURN_CLOCK_SECS).contains(&secs) {
+        if !(1..=MAX_TURN_CLOCK_SECS).contains(&secs) {
             return Err(AppError::BadRequest("turn_clock_secs is 1 to 604800 (7 days), or null".into()));
         }
     }
     if let Some(n) = request.best_of {
-        if !crate::table::BEST_OF.contains(&n) {
+        if !BEST_OF.contains(&n) {
             return Err(AppError::BadRequest("best_of is 3 or 5, or null".into()));
         }
     }
@@ -357,7 +235,7 @@ async fn create_room(
         })?;
     if let Some(n) = request.best_of {
         // Before anyone has the room's links: a failure here leaves a room nobody knows.
-        crate::table::store_best_of(app.rooms.db(), created.room, n).await.map_err(|error| {
+        crate::db::table::store_best_of(app.rooms.db(), created.room, n).await.map_err(|error| {
             tracing::error!(%error, "could not store a room's series");
             AppError::Unavailable
         })?;
@@ -459,13 +337,13 @@ async fn replay(
         return Err(AppError::GameRunning);
     }
     let log = stored.actions.iter().map(|a| (a.role, a.action));
-    let game = crate::replay::replay(stored.setup, log).map_err(|error| {
+    let game = crate::model::replay::replay(stored.setup, log).map_err(|error| {
         tracing::error!(%room, %error, "a stored game does not replay");
         AppError::Unavailable
     })?;
     // The game's own actions: a log from before R11a's bonus choice comes back with the draw.
     let actions = game.actions();
-    let steps = crate::replay::steps(stored.setup, actions).map_err(|error| {
+    let steps = crate::model::replay::steps(stored.setup, actions).map_err(|error| {
         tracing::error!(%room, %error, "a stored game does not replay");
         AppError::Unavailable
     })?;

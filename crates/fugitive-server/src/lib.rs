@@ -1,55 +1,50 @@
 //! The Fugitive Online game server.
 //!
 //! # Layout
-//! - [`run`] (here): serves a bound listener until the `shutdown` future completes, then stops
-//!   accepting, closes every socket with 1001, lets each room finish its last write, and closes
-//!   the database. `main.rs` passes ctrl-c/SIGTERM; tests pass anything.
-//! - `config.rs`: every setting, as a flag and an environment variable.
-//! - `serve.rs`: the accept loop (hyper HTTP/1 with a header read timeout, a cap on
-//!   connections).
-//! - `open_files.rs`: the open-files limit split between the server, its WebSockets and its
-//!   HTTP connections; a spare descriptor and the `503` for a connection over its cap.
-//! - `http.rs`: the router, the REST endpoints, `AppError`.
-//! - `limit.rs`: per-address rate limits on room creation and claims.
-//! - `web.rs`: the web client's static files and the security headers.
-//! - `socket.rs`: the WebSocket endpoint: Origin check and caps before the upgrade, then a
-//!   writer task and a reader loop per socket (rate limit, size limit, idle timeout).
-//! - `protocol.rs`: every client and server message of protocols v1 and v2 and the error codes.
-//! - `frames.rs`: protocol v2's state frames: a snapshot, then per change a small delta.
-//! - `mailbox.rs`: a socket's outbound queue, where a snapshot replaces the states still unread.
+//!
+//! In layers: a module imports only from its own layer and those below (`docs/architecture.md`;
+//! `tests/layers.rs` checks it).
+//! - wiring: [`run`] (here) serves a bound listener until the `shutdown` future completes, then
+//!   stops accepting, closes every socket with 1001, lets each room finish its last write, and
+//!   closes the database. `main.rs` passes ctrl-c/SIGTERM; tests pass anything.
+//! - edges, the modules that speak HTTP: `serve.rs` (the accept loop: hyper HTTP/1 with a header
+//!   read timeout, a cap on connections), `http.rs` (the router, the REST endpoints), `socket.rs`
+//!   (the WebSocket endpoint: Origin check and caps before the upgrade, then a writer task and a
+//!   reader loop per socket), `web.rs` (the web client's files, the security headers);
+//! - `app.rs`: what the edges share: `AppState`, `AppError`;
 //! - `rooms.rs`: the registry of room actors: create, load from the database and rebuild by
-//!   replay, expire idle rooms.
-//! - `room.rs`: one actor per room: the thin async shell around `room/machine.rs`, the room as
-//!   a pure state machine (the `Game`, the seats, the clock, the computer's schedule).
-//! - `cluster.rs`: several nodes on one PostgreSQL database: notices, leases, presence.
-//! - `replay.rs`: a finished game step by step, for the replay page and its JSON export.
-//! - `table.rs`: around the table (issue 13): the players' names.
-//! - `computer.rs`: play against the computer (`fugitive-ai`): a bot in the guest seat, the
-//!   Marshal's notepad assist.
-//! - `seat.rs`: seats, secret tokens (only their SHA-256 is stored), client `seq` memory.
-//! - `db.rs`: SQLite or PostgreSQL through sqlx, migrations from `migrations/`.
-//! - `metrics.rs`: the Prometheus metrics.
+//!   replay, expire idle rooms; `cluster/`: several nodes on one PostgreSQL database (`listen`:
+//!   the notices and the heartbeat; `lease`: who runs a room's clock);
+//! - `room/`: one actor per room: the thin async shell (`mod.rs`, `handle.rs`) around
+//!   `room/machine/`, the room as a pure state machine (the `Game`, the seats, the clock, the
+//!   computer's schedule) that takes the time and its RNG's seed as inputs and hands frames out;
+//! - `computer.rs` (the `fugitive-ai` adapter: the bot's move, the Marshal's notepad),
+//!   `protocol/` (every message of protocols v1 and v2, the error codes, and `frames.rs`: a
+//!   snapshot, then per change a small delta), `db/` (SQLite or PostgreSQL through sqlx: rooms,
+//!   the table's rows, leases, the group-commit writer);
+//! - `model/`: the records with no tokio, sqlx or axum: seats and secrets, the table's rules
+//!   (names, chat, series), a room's options, a finished game step by step;
+//! - leaves: `config.rs` (every setting), `mailbox.rs` (a socket's outbound queue), `metrics.rs`,
+//!   `limit.rs` (per-address rate limits), `open_files.rs` (the open-files budget).
 //!
 //! The wire contract is `docs/protocol.md`.
 
+pub mod app;
 pub mod cluster;
 pub mod computer;
 pub mod config;
 pub mod db;
-pub mod frames;
 pub mod http;
 pub mod limit;
 pub mod mailbox;
 pub mod metrics;
+pub mod model;
 pub mod open_files;
 pub mod protocol;
-pub mod replay;
 pub mod room;
 pub mod rooms;
-pub mod seat;
 pub mod serve;
 pub mod socket;
-pub mod table;
 pub mod web;
 
 use std::future::Future;
@@ -61,10 +56,10 @@ use tokio::sync::{Semaphore, watch};
 
 pub use config::Config;
 
-use crate::cluster::Cluster;
+use crate::app::AppState;
+use crate::cluster::lease::Cluster;
 use crate::config::Origins;
 use crate::db::{CommitOptions, Db, DbError};
-use crate::http::AppState;
 use crate::limit::RoomLimiter;
 use crate::room::RoomLimits;
 use crate::rooms::Rooms;
@@ -134,7 +129,7 @@ pub async fn run(
         Cluster::single()
     };
     let rooms = Rooms::with_cluster(db.clone(), limits, cluster.clone());
-    let background = cluster.start(db.clone(), rooms.clone());
+    let background = cluster::listen::start(&cluster, db.clone(), rooms.clone());
     let (stop_tx, stop) = watch::channel(false);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));

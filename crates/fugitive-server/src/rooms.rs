@@ -9,16 +9,15 @@ use std::time::Duration;
 use fugitive_core::{ReplayError, Role, RuleOptions, Seed};
 use futures_util::{StreamExt, stream};
 use rand::RngCore;
-use sha2::{Digest, Sha256};
 use thiserror::Error;
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
-use crate::cluster::Cluster;
-use crate::computer::Computer;
+use crate::cluster::lease::Cluster;
 use crate::db::{Db, DbError, NewRoom, now_ms};
+use crate::model::options::Computer;
+use crate::model::seat::{Seat, hash_secret, new_secret};
 use crate::room::{Heard, Room, RoomHandle, RoomLimits};
-use crate::seat::{Seat, hash_secret, new_secret};
 
 /// Rooms loaded at once at start-up ([`Rooms::restore_clocks`]): enough to keep the
 /// database's connections busy, few enough to leave them for the visitors' rooms.
@@ -37,15 +36,7 @@ pub fn new_seed(deal_seed: Option<u64>, game: u64) -> Seed {
     }
 }
 
-/// The known deal of game `game` of every room under `--deal-seed base` (tests and operators
-/// reproducing a game): SHA-256 of the two numbers.
-pub fn deal(base: u64, game: u64) -> Seed {
-    let mut hash = Sha256::new();
-    hash.update(b"fugitive deal");
-    hash.update(base.to_le_bytes());
-    hash.update(game.to_le_bytes());
-    Seed(hash.finalize().into())
-}
+pub use crate::model::options::deal;
 
 /// Why a room could not be had.
 #[derive(Debug, Error)]

@@ -8,7 +8,6 @@
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -123,9 +122,6 @@ pub async fn serve(listener: TcpListener, app: Router, options: Options, shutdow
     drop(open);
     done.closed().await;
 }
-
-/// The peer's address, for a handler.
-pub type Peer = ConnectInfo<SocketAddr>;
 
 /// The connections refused since the log last said so.
 #[derive(Default)]

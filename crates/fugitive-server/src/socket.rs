@@ -29,7 +29,7 @@ use tokio::sync::{OwnedSemaphorePermit, oneshot};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::http::{AppError, AppState};
+use crate::app::{AppError, AppState};
 use crate::mailbox::Mailbox;
 use crate::metrics;
 use crate::protocol::{self, Protocol, Reply, Request, ServerMessage, code, encode_as};

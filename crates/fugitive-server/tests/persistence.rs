@@ -139,7 +139,8 @@ async fn sigterm_closes_sockets_with_1001_and_exits_cleanly() {
 #[tokio::test]
 async fn an_unloaded_room_is_rebuilt_on_the_next_visit() {
     let db = TestDb::sqlite();
-    let server = Server::start(&db, &["--room-unload-after", "50ms"]).await;
+    // Its own process: its count of loaded rooms is this room's alone.
+    let server = ChildServer::spawn(&db, &["--room-unload-after", "50ms"]).await;
     let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
     // A random deal: no game ends in its first 6 actions (42 is out of reach, and the Marshal
     // misses on purpose).
@@ -150,10 +151,14 @@ async fn an_unloaded_room_is_rebuilt_on_the_next_visit() {
         client.close().await;
     }
     // The room actor unloads itself once nobody is connected; the next visitor rebuilds it.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = tokio::time::Instant::now();
+    while server.metric("fugitive_rooms_loaded").await != Some(0.0) {
+        assert!(started.elapsed() < PATIENCE, "the room did not unload");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let marshal = Client::join(server.addr, &table.seats.room, Some(&table.seats.marshal_token)).await;
     assert_eq!(seen(marshal.state.as_ref().unwrap()), before);
-    server.stop().await;
+    server.kill_9().await;
 }
 
 /// R17: the clock of the turn under way keeps running across a restart, counting the time

@@ -3,87 +3,17 @@
 
 use std::sync::Arc;
 
-use fugitive_core::{Action, ByRole, Role, RuleOptions};
 use tokio::sync::{mpsc, oneshot};
 
+use super::machine::{ClaimError, Claimed, JoinError, Kick, SeatRequest, Summary};
 use crate::mailbox::Mailbox;
+use crate::model::table::TableRequest;
 use crate::protocol::{Protocol, Reply};
-use crate::table::TableRequest;
-
-/// Why a socket is closed by its room.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Kick {
-    /// The WebSocket close code.
-    pub code: u16,
-    /// The close reason.
-    pub reason: &'static str,
-}
 
 /// The room's actor has stopped (unloaded, expired or shutting down).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the room is no longer running")]
 pub struct Gone;
-
-/// Why a `hello` could not join.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JoinError {
-    /// The token is not one of this room's.
-    BadToken,
-    /// The room has as many sockets as it may.
-    Full,
-}
-
-/// Why an invitation could not claim the guest seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ClaimError {
-    /// The seat is already taken.
-    Taken,
-    /// The invitation is not this room's.
-    BadInvite,
-    /// The room expired while the claim was on its way.
-    Gone,
-    /// The database failed.
-    Unavailable,
-}
-
-/// A claimed seat: its role in the current game and its new token.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Claimed {
-    /// The role the seat plays now.
-    pub role: Role,
-    /// The secret token (the server keeps only its hash).
-    pub token: String,
-}
-
-/// The public facts of a room.
-#[derive(Clone, Debug)]
-pub struct Summary {
-    /// Whether each role's seat is claimed.
-    pub seats: ByRole<bool>,
-    /// The current game's number.
-    pub game: u64,
-    /// Whether it is over.
-    pub over: bool,
-    /// The rule options.
-    pub rules: RuleOptions,
-    /// Seconds per turn, if the room has a clock.
-    pub turn_clock_secs: Option<u64>,
-    /// Who is to move in the current game (`None` once it is over).
-    pub to_move: Option<Role>,
-    /// How the current game ended, once it has.
-    pub outcome: Option<fugitive_core::Outcome>,
-    /// The players' names, by role.
-    pub names: ByRole<Option<String>>,
-}
-
-/// A request from a seated socket.
-#[derive(Clone, Copy, Debug)]
-pub enum SeatRequest {
-    /// A game action.
-    Action(Action),
-    /// Offer or accept a rematch.
-    Rematch,
-}
 
 /// News of the room from another node, or from the listener.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

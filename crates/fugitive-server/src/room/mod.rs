@@ -8,7 +8,7 @@
 //! alarm. Each accepted action is written to the database *before* any view of it is queued,
 //! so whatever a client has seen survives a crash.
 //!
-//! With several nodes on one PostgreSQL database (`cluster.rs`), the shell also reads what
+//! With several nodes on one PostgreSQL database (`cluster/`), the shell also reads what
 //! other nodes appended to the room's log when it hears of it, publishes this node's presence,
 //! and runs the clock and the computer only while it holds the room's lease.
 
@@ -22,20 +22,22 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::cluster::Cluster;
-use crate::computer::{self, Computer};
-use crate::db::{Db, DbError, StoredRoom};
+use crate::cluster::lease::Cluster;
+use crate::computer;
+use crate::db::{Db, DbError, StoredRoom, now_ms, table};
+use crate::mailbox::Mailbox;
 use crate::metrics;
-use crate::protocol::Notepad;
-use crate::table;
+use crate::model::options::Computer;
+use crate::model::seat::Presence;
+use crate::protocol::{Frame, Notepad};
 
 mod handle;
 pub mod machine;
 
 use handle::Command;
-pub use handle::{ClaimError, Claimed, Gone, Heard, JoinError, Kick, RoomHandle, SeatRequest, Summary};
-pub use machine::RoomLimits;
-use machine::{Answer, Effect, Input, JoinIo, Machine, Step, Stored, Think, WriteOp};
+pub use handle::{Gone, Heard, RoomHandle};
+use machine::{Answer, Effect, Input, JoinIo, Logged, Machine, Now, Outbox, Step, Stored, Think, WriteOp};
+pub use machine::{ClaimError, Claimed, JoinError, Kick, RoomLimits, SeatRequest, Summary};
 
 /// A socket's close signal, as the shell holds it (its mailbox is the machine's).
 struct Socket {
@@ -78,7 +80,7 @@ pub struct Room {
     sockets: HashMap<u64, Socket>,
     thinking: Option<Thinking>,
     /// This node's presence, to publish for the other nodes.
-    publish: Option<machine::Presence>,
+    publish: Option<Presence>,
     /// When this node last tried to take the room's lease.
     tried_lease: Option<Instant>,
     /// Set while the room could not read itself back: news it heard (another node's move, the
@@ -100,10 +102,12 @@ impl Room {
         cluster: Cluster,
         limits: RoomLimits,
     ) -> Result<Room, ReplayError> {
-        let mut machine = Machine::rebuild(id, stored, limits, Instant::now())?;
+        let log = Logged::rebuild(id, stored, limits, now())?;
+        // The machine's RNG (the next games' seeds, the claim tokens) is a CSPRNG seeded here.
+        let mut machine = Machine::new(log, now(), rand::random());
         if cluster.is_shared() {
             machine.set_shared(true);
-            machine.set_owner(false, Instant::now());
+            machine.set_owner(false, now());
         }
         Ok(Room {
             machine,
@@ -146,15 +150,15 @@ impl Room {
             self.hear_presence().await;
             self.tend_lease().await;
         } else {
-            self.machine.set_owner(true, Instant::now());
+            self.machine.set_owner(true, now());
         }
-        self.machine.wake(Instant::now());
+        self.machine.wake(now());
         self.flush().await;
         let mut lease = tokio::time::interval(self.cluster.lease_tick());
         lease.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            let alarm = self.machine.alarm();
-            let idle = self.machine.idle_since();
+            let alarm = self.machine.alarm().map(Instant::from_std);
+            let idle = self.machine.idle_since().map(Instant::from_std);
             let read_again = self.read_again.map(|again| again.at);
             tokio::select! {
                 command = rx.recv() => match command {
@@ -208,8 +212,7 @@ impl Room {
         match command {
             Command::Join { token, name, queue, protocol, kick, reply } => {
                 let io = JoinIo { queue, protocol };
-                let step =
-                    self.machine.input(Input::Join { token, name, io, checked: false }, Instant::now());
+                let step = self.machine.input(Input::Join { token, name, io, checked: false }, now());
                 let joined = match self.drive(step).await {
                     Answer::Join(joined) => joined,
                     other => unreachable!("a join answers a join: {other:?}"),
@@ -222,16 +225,16 @@ impl Room {
                 self.flush().await;
                 // A socket that went away while joining never learns its id: it cannot leave.
                 if let Err(Ok(socket)) = reply.send(joined) {
-                    self.machine.leave(socket, Instant::now());
+                    self.machine.leave(socket, now());
                 }
             }
-            Command::Leave { socket } => self.machine.leave(socket, Instant::now()),
+            Command::Leave { socket } => self.machine.leave(socket, now()),
             Command::Resync { socket, reply } => {
-                self.machine.resync(socket, Instant::now());
+                self.machine.resync(socket, now());
                 let _ = reply.send(());
             }
             Command::Request { socket, seq, request, reply } => {
-                let step = self.machine.request(socket, seq, request, Instant::now());
+                let step = self.machine.request(socket, seq, request, now());
                 let answer = self.drive(step).await;
                 self.flush().await;
                 if let Answer::Reply(answer) = answer {
@@ -239,7 +242,7 @@ impl Room {
                 }
             }
             Command::Table { socket, seq, request, reply } => {
-                let step = self.machine.table(socket, seq, request, Instant::now());
+                let step = self.machine.table(socket, seq, request, now());
                 let answer = self.drive(step).await;
                 self.flush().await;
                 if let Answer::Reply(answer) = answer {
@@ -247,7 +250,7 @@ impl Room {
                 }
             }
             Command::Claim { invite, reply } => {
-                let step = self.machine.input(Input::Claim { invite }, Instant::now());
+                let step = self.machine.input(Input::Claim { invite }, now());
                 let answer = self.drive(step).await;
                 self.flush().await;
                 if let Answer::Claim(answer) = answer {
@@ -284,18 +287,21 @@ impl Room {
                         .filter(|game| self.machine.wants_notepad(game))
                         .map(|game| spawn_notepad(self.machine.computer(), game.clone()));
                     let result = self.perform(&write.op).await;
+                    if result.is_ok() && matches!(write.op, WriteOp::Append { .. }) {
+                        metrics::action();
+                    }
                     let notepad = match solving {
                         Some(solving) if result.is_ok() => solving.await.ok().flatten(),
                         _ => None,
                     };
-                    self.machine.written(*write, result, notepad, Instant::now())
+                    self.machine.written(*write, result, notepad, now())
                 }
                 Step::Sync(input) => {
                     syncs += 1;
                     if syncs > 3 || !matches!(self.sync().await, Synced::Yes) {
-                        return self.machine.give_up(input, Instant::now());
+                        return self.machine.give_up(input, now());
                     }
-                    self.machine.input(input, Instant::now())
+                    self.machine.input(input, now())
                 }
             };
         }
@@ -309,10 +315,9 @@ impl Room {
             WriteOp::Append { game, number, record, finished } => {
                 db.append_action(id, *game, *number, record, *finished).await.map(|()| Stored::Done)
             }
-            WriteOp::Rematch { seat, game, setup, fugitive_seat } => db
-                .rematch(id, *seat, *game, setup, *fugitive_seat, crate::db::now_ms())
-                .await
-                .map(Stored::Rematch),
+            WriteOp::Rematch { seat, game, setup, fugitive_seat } => {
+                db.rematch(id, *seat, *game, setup, *fugitive_seat, now_ms()).await.map(Stored::Rematch)
+            }
             WriteOp::Claim { token_hash } => db.claim_guest_seat(id, token_hash).await.map(Stored::Claimed),
             WriteOp::Name { seat, name } => {
                 table::store_name(db, id, *seat, name.as_deref()).await.map(|()| Stored::Done)
@@ -365,13 +370,12 @@ impl Room {
             }
             Err(error) => return Synced::No(error.to_string()),
         };
-        let accepted = stored.seqs.clone();
-        let fresh = match Machine::rebuild(id, stored, self.limits, Instant::now()) {
+        let fresh = match Logged::rebuild(id, stored, self.limits, now()) {
             Ok(fresh) => fresh,
             Err(error) => return Synced::No(format!("the room read back does not replay: {error}")),
         };
         let notepad = self.solve(fresh.game().clone()).await;
-        self.machine.reload(fresh, accepted, notepad, Instant::now());
+        self.machine.reload(fresh, notepad, now());
         Synced::Yes
     }
 
@@ -425,13 +429,13 @@ impl Room {
         };
         let Some(next) = self.machine.catch_up(game, from, &records) else { return false };
         let notepad = self.solve(next.clone()).await;
-        self.machine.caught_up(&records, next, notepad, Instant::now());
+        self.machine.caught_up(&records, next, notepad, now());
         true
     }
 
     async fn hear_presence(&mut self) {
         match self.db.load_presence(self.id()).await {
-            Ok(remote) => self.machine.set_remote(remote, Instant::now()),
+            Ok(remote) => self.machine.set_remote(remote, now()),
             Err(error) => {
                 tracing::warn!(room = %self.id(), %error, "could not read the other nodes' presence")
             }
@@ -457,23 +461,23 @@ impl Room {
             self.cluster.release(&self.db, id).await;
             owns = false;
         }
-        self.machine.set_owner(owns, Instant::now());
+        self.machine.set_owner(owns, now());
     }
 
     async fn time_out(&mut self) {
         if !self.cluster.owns(self.id()) {
             // Lost the lease (a pause, a cut connection): another node runs the clock now.
-            self.machine.set_owner(false, Instant::now());
+            self.machine.set_owner(false, now());
             return;
         }
-        let step = self.machine.input(Input::TimeOut, Instant::now());
+        let step = self.machine.input(Input::TimeOut, now());
         self.drive(step).await;
     }
 
     async fn bot(&mut self, version: u64, request: Option<SeatRequest>) {
         let owns = self.cluster.owns(self.id());
-        self.machine.set_owner(owns, Instant::now());
-        let step = self.machine.input(Input::Bot { version, request }, Instant::now());
+        self.machine.set_owner(owns, now());
+        let step = self.machine.input(Input::Bot { version, request }, now());
         self.drive(step).await;
     }
 
@@ -542,6 +546,28 @@ impl Room {
             return None;
         }
         spawn_notepad(self.machine.computer(), game).await.ok().flatten()
+    }
+}
+
+/// The clocks, read for the machine: the monotonic one (tokio's, so paused time in tests
+/// moves it) and the wall clock.
+fn now() -> Now {
+    Now { at: Instant::now().into_std(), wall_ms: now_ms() }
+}
+
+/// A socket's mailbox is the machine's outbox: a full one refuses a frame that must be written
+/// (the machine then drops the socket), and a delta too far ahead of what it holds.
+impl Outbox for Mailbox {
+    fn send(&self, frame: Frame) -> bool {
+        Mailbox::send(self, frame).is_ok()
+    }
+
+    fn snapshot(&self, frame: Frame) {
+        Mailbox::snapshot(self, frame);
+    }
+
+    fn delta(&self, frame: Frame) -> bool {
+        Mailbox::delta(self, frame).is_ok()
     }
 }
 

@@ -15,12 +15,11 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
-use tokio::time::Instant;
-use uuid::Uuid;
+use std::time::Instant;
 
-use crate::db::{Db, DbError};
-use crate::seat::Seat;
+use serde::Serialize;
+
+use super::seat::Seat;
 
 /// The most characters (Unicode scalar values) a name may have.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -152,26 +151,29 @@ pub struct ChatLine {
 #[derive(Clone, Copy, Debug)]
 pub struct ChatBucket {
     tokens: u32,
-    last: Instant,
+    /// When it was last refilled; `None`: never used (full).
+    last: Option<Instant>,
 }
 
 impl Default for ChatBucket {
     fn default() -> ChatBucket {
-        ChatBucket { tokens: CHAT_BURST, last: Instant::now() }
+        ChatBucket { tokens: CHAT_BURST, last: None }
     }
 }
 
 impl ChatBucket {
-    /// Takes one message's allowance; `false` when the seat writes too fast.
-    pub fn take(&mut self) -> bool {
-        let now = Instant::now();
-        let refills = (now.duration_since(self.last).as_millis() / CHAT_REFILL.as_millis()) as u32;
+    /// Takes one message's allowance at `now`; `false` when the seat writes too fast.
+    pub fn take(&mut self, now: Instant) -> bool {
+        let refills = match self.last {
+            Some(last) => (now.saturating_duration_since(last).as_millis() / CHAT_REFILL.as_millis()) as u32,
+            None => CHAT_BURST,
+        };
         if self.tokens + refills >= CHAT_BURST {
             self.tokens = CHAT_BURST;
-            self.last = now;
+            self.last = Some(now);
         } else {
             self.tokens += refills;
-            self.last += CHAT_REFILL * refills;
+            self.last = self.last.map(|last| last + CHAT_REFILL * refills);
         }
         if self.tokens == 0 {
             return false;
@@ -258,140 +260,6 @@ pub struct Stored {
     pub series: Series,
 }
 
-/// Loads a room's table.
-///
-/// # Errors
-/// On a database failure.
-pub async fn load(db: &Db, room: Uuid) -> Result<Stored, DbError> {
-    let id = room.to_string();
-    let rows: Vec<(i64, Option<String>, Option<i64>)> =
-        sqlx::query_as("SELECT seat, name, chat_public FROM seats WHERE room_id = $1")
-            .bind(&id)
-            .fetch_all(db.pool())
-            .await?;
-    let mut stored = Stored::default();
-    for (seat, name, public) in rows {
-        if let Some(seat) = Seat::from_index(seat) {
-            stored.names[seat.index()] = name;
-            stored.chat_public[seat.index()] = public == Some(1);
-        }
-    }
-    type ChatRow = (i64, i64, Option<String>, Option<String>, i64);
-    let rows: Vec<ChatRow> = sqlx::query_as(
-        "SELECT number, seat, text, quick, at FROM chat WHERE room_id = $1 ORDER BY number DESC LIMIT $2",
-    )
-    .bind(&id)
-    .bind(CHAT_HISTORY as i64)
-    .fetch_all(db.pool())
-    .await?;
-    stored.chat_last = rows.first().map_or(0, |row| row.0 as u64);
-    stored.series = load_series(db, room).await?;
-    for (number, seat, text, quick, at) in rows.into_iter().rev() {
-        let corrupt = || DbError::Corrupt(format!("chat message {number} of room {id}"));
-        let body = match (text, quick) {
-            (Some(text), None) => ChatBody::Text(text),
-            (None, Some(quick)) => ChatBody::Quick(Quick::from_id(&quick).ok_or_else(corrupt)?),
-            _ => return Err(corrupt()),
-        };
-        let seat = Seat::from_index(seat).ok_or_else(corrupt)?;
-        stored.chat.push(ChatLine { number: number as u64, seat, body, at });
-    }
-    Ok(stored)
-}
-
-/// Stores a seat's name (`None` clears it).
-///
-/// # Errors
-/// On a database failure; then nothing was written.
-pub async fn store_name(db: &Db, room: Uuid, seat: Seat, name: Option<&str>) -> Result<(), DbError> {
-    sqlx::query("UPDATE seats SET name = $1 WHERE room_id = $2 AND seat = $3")
-        .bind(name)
-        .bind(room.to_string())
-        .bind(seat.index() as i64)
-        .execute(db.pool())
-        .await?;
-    Ok(())
-}
-
-/// Counts the series from the finished games: each is replayed to learn who won it.
-async fn load_series(db: &Db, room: Uuid) -> Result<Series, DbError> {
-    let id = room.to_string();
-    let best_of: Option<i64> = sqlx::query_scalar("SELECT series_best_of FROM rooms WHERE id = $1")
-        .bind(&id)
-        .fetch_optional(db.pool())
-        .await?
-        .flatten();
-    let finished: Vec<i64> = sqlx::query_scalar(
-        "SELECT game FROM games WHERE room_id = $1 AND finished_at IS NOT NULL ORDER BY game",
-    )
-    .bind(&id)
-    .fetch_all(db.pool())
-    .await?;
-    let mut series = Series { wins: [0, 0], best_of: best_of.map(|n| n as u64) };
-    for number in finished {
-        let corrupt = |what: &str| DbError::Corrupt(format!("game {number} of room {id}: {what}"));
-        let game = db.load_game(room, number as u64).await?.ok_or_else(|| corrupt("missing"))?;
-        let log = game.actions.iter().map(|record| (record.role, record.action));
-        let replay = crate::replay::replay(game.setup, log).map_err(|e| corrupt(&e.to_string()))?;
-        let winner = replay.outcome().ok_or_else(|| corrupt("finished but not over"))?.winner;
-        let seat = if winner == fugitive_core::Role::Fugitive {
-            game.fugitive_seat
-        } else {
-            game.fugitive_seat.other()
-        };
-        series.wins[seat.index()] += 1;
-    }
-    Ok(series)
-}
-
-/// Stores a room's "best of n" (before anyone knows the room).
-///
-/// # Errors
-/// On a database failure.
-pub async fn store_best_of(db: &Db, room: Uuid, best_of: u64) -> Result<(), DbError> {
-    sqlx::query("UPDATE rooms SET series_best_of = $1 WHERE id = $2")
-        .bind(best_of as i64)
-        .bind(room.to_string())
-        .execute(db.pool())
-        .await?;
-    Ok(())
-}
-
-/// Stores a chat message.
-///
-/// # Errors
-/// On a database failure; then nothing was written.
-pub async fn store_chat(db: &Db, room: Uuid, line: &ChatLine) -> Result<(), DbError> {
-    let (text, quick) = match &line.body {
-        ChatBody::Text(text) => (Some(text.as_str()), None),
-        ChatBody::Quick(quick) => (None, Some(quick.id())),
-    };
-    sqlx::query("INSERT INTO chat (room_id, number, seat, text, quick, at) VALUES ($1, $2, $3, $4, $5, $6)")
-        .bind(room.to_string())
-        .bind(line.number as i64)
-        .bind(line.seat.index() as i64)
-        .bind(text)
-        .bind(quick)
-        .bind(line.at)
-        .execute(db.pool())
-        .await?;
-    Ok(())
-}
-
-/// Stores whether a seat lets spectators read the chat.
-///
-/// # Errors
-/// On a database failure; then nothing was written.
-pub async fn store_chat_public(db: &Db, room: Uuid, seat: Seat, public: bool) -> Result<(), DbError> {
-    sqlx::query("UPDATE seats SET chat_public = $1 WHERE room_id = $2 AND seat = $3")
-        .bind(public.then_some(1i64))
-        .bind(room.to_string())
-        .bind(seat.index() as i64)
-        .execute(db.pool())
-        .await?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,15 +287,15 @@ mod tests {
         assert_eq!(Quick::from_id("I hold 17"), None);
     }
 
-    #[tokio::test(start_paused = true)]
-    async fn the_chat_bucket_allows_a_burst_then_one_every_five_seconds() {
+    #[test]
+    fn the_chat_bucket_allows_a_burst_then_one_every_five_seconds() {
         let mut bucket = ChatBucket::default();
-        assert_eq!((0..10).filter(|_| bucket.take()).count(), CHAT_BURST as usize);
-        tokio::time::advance(CHAT_REFILL).await;
-        assert!(bucket.take());
-        assert!(!bucket.take());
-        tokio::time::advance(CHAT_REFILL * 100).await;
-        assert_eq!((0..10).filter(|_| bucket.take()).count(), CHAT_BURST as usize);
+        let start = Instant::now();
+        assert_eq!((0..10).filter(|_| bucket.take(start)).count(), CHAT_BURST as usize);
+        assert!(bucket.take(start + CHAT_REFILL));
+        assert!(!bucket.take(start + CHAT_REFILL));
+        let later = start + CHAT_REFILL * 101;
+        assert_eq!((0..10).filter(|_| bucket.take(later)).count(), CHAT_BURST as usize);
     }
 
     #[test]

@@ -8,12 +8,19 @@
 //! code, and the caller sends it; nothing else happens.
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{Action, ActionError, ByRole, Candidates, Card, EventCard, LegalActions, Role, View};
+use fugitive_core::{
+    Action, ActionError, ByRole, Candidates, Card, Event, EventCard, LegalActions, Role, TrailCard, View,
+};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use crate::table::{ChatBody, Quick, TableRequest};
+use crate::model::table::{ChatBody, Quick, TableRequest};
+
+pub mod frames;
+
+/// A text frame as the sockets write it: made once, shared by every socket it goes to.
+pub type Frame = Utf8Bytes;
 
 /// The protocol version of `/ws/v1/…`, `"v"` in every message.
 pub const VERSION: u64 = 1;
@@ -79,7 +86,7 @@ pub enum Request {
         name: Option<Option<String>>,
     },
     /// A seated player's request about the table: a name, a chat message, the chat's readers.
-    Table(crate::table::TableRequest),
+    Table(crate::model::table::TableRequest),
     /// A player's action.
     Action(Action),
     /// Offer (or accept) a rematch with roles swapped.
@@ -253,7 +260,7 @@ fn token(fields: &mut Map<String, Value>) -> Result<Option<String>, String> {
 fn name(fields: &mut Map<String, Value>, seq: u64) -> Result<Option<Option<String>>, Reply> {
     match fields.remove("name") {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(name)) => crate::table::check_name(&name)
+        Some(Value::String(name)) => crate::model::table::check_name(&name)
             .map(Some)
             .map_err(|e| Reply::error(Some(seq), code::BAD_NAME, e.to_string())),
         Some(_) => Err(Reply::error(Some(seq), code::MALFORMED, "`name` must be a string or null")),
@@ -264,7 +271,7 @@ fn name(fields: &mut Map<String, Value>, seq: u64) -> Result<Option<Option<Strin
 fn chat(fields: &Map<String, Value>, seq: u64) -> Result<ChatBody, Reply> {
     let malformed = |message: &str| Reply::error(Some(seq), code::MALFORMED, message);
     match (fields.get("text"), fields.get("quick")) {
-        (Some(Value::String(text)), None) => crate::table::check_chat(text)
+        (Some(Value::String(text)), None) => crate::model::table::check_chat(text)
             .map(ChatBody::Text)
             .map_err(|e| Reply::error(Some(seq), code::BAD_CHAT, e.to_string())),
         (None, Some(Value::String(id))) => Quick::from_id(id)
@@ -292,7 +299,7 @@ pub struct RoomStatus {
     /// Whether each role's player lets spectators read the chat (they do when both do).
     pub chat_spectators: ByRole<bool>,
     /// The score of the room's games.
-    pub series: crate::table::SeriesStatus,
+    pub series: crate::model::table::SeriesStatus,
     /// The role the computer opponent plays in the current game (`None`: two people).
     pub computer: Option<Role>,
 }
@@ -373,6 +380,51 @@ pub struct Full<'a> {
     pub candidates: Option<&'a Candidates>,
 }
 
+/// The trail part of a delta.
+#[derive(Debug, Serialize)]
+pub struct TrailPatch<'a> {
+    /// How many positions the trail has now (position 0 included).
+    pub length: usize,
+    /// The positions that are new or changed, `[position, card]`.
+    pub cards: Vec<(usize, &'a TrailCard)>,
+}
+
+/// A `delta` frame's fields (see the module's documentation).
+#[derive(Debug, Serialize)]
+pub struct Delta<'a> {
+    /// The room's version after this change.
+    pub version: u64,
+    /// The version of the view it applies to: a client holding another one asks for a
+    /// `resync`. Equal to `version` for a change to the room only (presence, names…).
+    pub base: u64,
+    /// The game's number; a delta never crosses games.
+    pub game: u64,
+    /// The new history entries, as this viewer sees them.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub history: &'a [Event],
+    /// When the game ends: the earlier entries this viewer saw blanked, whole.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub revealed: Vec<(usize, &'a Event)>,
+    /// The new or changed trail positions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trail: Option<TrailPatch<'a>>,
+    /// The other view fields that changed, whole.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub view: Map<String, Value>,
+    /// The legal actions, when they changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<Value>,
+    /// The room status fields that changed.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub room: Map<String, Value>,
+    /// The notepad, when it changed (`null`: no notepad any more).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notepad: Option<Value>,
+    /// The public candidates, when they changed (`null`: none any more, the game ended).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Value>,
+}
+
 /// A server message.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -391,7 +443,7 @@ pub enum ServerMessage<'a> {
     /// Protocol 2: a full snapshot of the receiver's view, the fields of protocol 1's `state`.
     Snapshot(Full<'a>),
     /// Protocol 2: what changed in the receiver's view since `base` (`frames.rs`).
-    Delta(&'a crate::frames::Delta<'a>),
+    Delta(&'a Delta<'a>),
     /// The answer to one client message.
     Reply(&'a Reply),
     /// Chat messages: the newest ones (`full`, replacing what the client shows) or one new one.
@@ -399,7 +451,7 @@ pub enum ServerMessage<'a> {
         /// Whether this is the whole history the receiver may read (possibly empty).
         full: bool,
         /// The messages, oldest first.
-        messages: &'a [crate::table::ChatWire<'a>],
+        messages: &'a [crate::model::table::ChatWire<'a>],
     },
 }
 

@@ -28,11 +28,11 @@
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{Candidates, Event, LegalActions, TrailCard, View, Viewer};
+use fugitive_core::{Candidates, LegalActions, TrailCard, View, Viewer};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::protocol::{Full, Notepad, Protocol, RoomStatus, ServerMessage, encode, encode_as};
+use super::{Delta, Full, Notepad, Protocol, RoomStatus, ServerMessage, TrailPatch, encode, encode_as};
 
 /// One viewer's state after a change: what its snapshot shows.
 #[derive(Debug)]
@@ -154,51 +154,6 @@ fn short(view: &View) -> View {
         seed: view.seed,
         events: view.events.clone(),
     }
-}
-
-/// The trail part of a delta.
-#[derive(Debug, Serialize)]
-pub struct TrailPatch<'a> {
-    /// How many positions the trail has now (position 0 included).
-    pub length: usize,
-    /// The positions that are new or changed, `[position, card]`.
-    pub cards: Vec<(usize, &'a TrailCard)>,
-}
-
-/// A `delta` frame's fields (see the module's documentation).
-#[derive(Debug, Serialize)]
-pub struct Delta<'a> {
-    /// The room's version after this change.
-    pub version: u64,
-    /// The version of the view it applies to: a client holding another one asks for a
-    /// `resync`. Equal to `version` for a change to the room only (presence, names…).
-    pub base: u64,
-    /// The game's number; a delta never crosses games.
-    pub game: u64,
-    /// The new history entries, as this viewer sees them.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub history: &'a [Event],
-    /// When the game ends: the earlier entries this viewer saw blanked, whole.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub revealed: Vec<(usize, &'a Event)>,
-    /// The new or changed trail positions.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trail: Option<TrailPatch<'a>>,
-    /// The other view fields that changed, whole.
-    #[serde(skip_serializing_if = "Map::is_empty")]
-    pub view: Map<String, Value>,
-    /// The legal actions, when they changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub legal: Option<Value>,
-    /// The room status fields that changed.
-    #[serde(skip_serializing_if = "Map::is_empty")]
-    pub room: Map<String, Value>,
-    /// The notepad, when it changed (`null`: no notepad any more).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notepad: Option<Value>,
-    /// The public candidates, when they changed (`null`: none any more, the game ended).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub candidates: Option<Value>,
 }
 
 /// What to send the protocol-2 sockets of a viewer after a change.
