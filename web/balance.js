@@ -3,28 +3,28 @@
 // from its reports; do not edit by hand.
 export const BALANCE = {
   catchup: {
-    games: 200,
+    games: 300,
     seeds: [1],
-    marshal: { wins: 142, percent: 71.0, low: 64.4, high: 76.8 },
-    fugitive: { wins: 58, percent: 29.0, low: 23.2, high: 35.6 },
+    marshal: { wins: 212, percent: 70.7, low: 65.3, high: 75.5 },
+    fugitive: { wins: 88, percent: 29.3, low: 24.5, high: 34.7 },
   },
   discovery: {
-    games: 500,
+    games: 600,
     seeds: [1],
-    marshal: { wins: 309, percent: 61.8, low: 57.5, high: 66.0 },
-    fugitive: { wins: 191, percent: 38.2, low: 34.0, high: 42.5 },
+    marshal: { wins: 366, percent: 61.0, low: 57.0, high: 64.8 },
+    fugitive: { wins: 234, percent: 39.0, low: 35.2, high: 43.0 },
   },
   'helpful:fugitive': {
-    games: 200,
+    games: 300,
     seeds: [1],
-    marshal: { wins: 71, percent: 35.5, low: 29.2, high: 42.3 },
-    fugitive: { wins: 129, percent: 64.5, low: 57.7, high: 70.8 },
+    marshal: { wins: 110, percent: 36.7, low: 31.4, high: 42.3 },
+    fugitive: { wins: 190, percent: 63.3, low: 57.7, high: 68.6 },
   },
   'helpful:marshal': {
-    games: 400,
+    games: 600,
     seeds: [1],
-    marshal: { wins: 366, percent: 91.5, low: 88.4, high: 93.9 },
-    fugitive: { wins: 34, percent: 8.5, low: 6.1, high: 11.6 },
+    marshal: { wins: 553, percent: 92.2, low: 89.7, high: 94.1 },
+    fugitive: { wins: 47, percent: 7.8, low: 5.9, high: 10.3 },
   },
   random: {
     games: 300,
