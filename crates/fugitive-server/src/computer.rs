@@ -12,8 +12,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 /// The Marshal's notepad, solved, for her state message: only in rooms with the option and
-/// while the game runs. With events it stays sound and names the events it leaves out
-/// (`ignored_events`).
+/// while the game runs. With events it counts what they told her; where it falls back to the
+/// trail count it stays sound and names the events it then leaves out (`ignored_events`).
 pub fn notepad(computer: Computer, game: &Game, viewer: Viewer) -> Option<Notepad> {
     wants_notepad(computer, game, viewer).then(|| {
         #[cfg(test)]
