@@ -50,6 +50,8 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     /// Room creations and claims per client address.
     pub limiter: Arc<RoomLimiter>,
+    /// Profiles made and transfer codes tried per client address (the same limit).
+    pub profile_limiter: Arc<RoomLimiter>,
 }
 
 /// An HTTP error: a status, a stable code and a message that is safe to show.
@@ -184,6 +186,7 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }))
+        .merge(crate::http_profile::routes())
         .merge(web::routes(web_dir))
         .layer(DefaultBodyLimit::max(4096))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
@@ -296,7 +299,7 @@ fn json_body<T: serde::de::DeserializeOwned + Default>(
     json_object(&body)
 }
 
-fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, AppError> {
+pub(crate) fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, AppError> {
     body.map_err(|rejection| match rejection.status() {
         StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
         _ => AppError::BadRequest(rejection.body_text()),
@@ -304,7 +307,7 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, AppError> {
 }
 
 /// Reads a JSON object: serde would also take an array for a struct, field by field.
-fn json_object<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
+pub(crate) fn json_object<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
     let bad = |e: serde_json::Error| AppError::BadRequest(format!("bad request body: {e}"));
     match serde_json::from_slice(body).map_err(bad)? {
         object @ serde_json::Value::Object(_) => serde_json::from_value(object).map_err(bad),
@@ -363,6 +366,7 @@ async fn create_room(
         })?;
     }
     tracing::info!(room = %created.room, %role, "room created");
+    crate::http_profile::attach_seat(&app, &headers, created.room, crate::seat::Seat::Host, &created.token).await;
     let granted = SeatGranted {
         room: created.room,
         role,
@@ -411,6 +415,7 @@ async fn claim_seat(
     match claimed {
         Ok(claimed) => {
             tracing::info!(%room, role = %claimed.role, "seat claimed");
+            crate::http_profile::attach_seat(&app, &headers, room, crate::seat::Seat::Guest, &claimed.token).await;
             let links = links(room, &claimed.token, None);
             Ok(Json(SeatGranted { room, role: claimed.role, token: claimed.token, links }))
         }

@@ -10,6 +10,9 @@
 //! - `open_files.rs`: the open-files limit split between the server, its WebSockets and its
 //!   HTTP connections; a spare descriptor and the `503` for a connection over its cap.
 //! - `http.rs`: the router, the REST endpoints, `AppError`.
+//! - `http_profile.rs`: profiles without an account (issue 25): the cookie, names, transfer
+//!   codes, deletion, and the seats taken under a profile.
+//! - `model/`: pure types of the place around the tables (`model/profile.rs`).
 //! - `limit.rs`: per-address rate limits on room creation and claims.
 //! - `web.rs`: the web client's static files and the security headers.
 //! - `socket.rs`: the WebSocket endpoint: Origin check and caps before the upgrade, then a
@@ -38,9 +41,11 @@ pub mod config;
 pub mod db;
 pub mod frames;
 pub mod http;
+pub mod http_profile;
 pub mod limit;
 pub mod mailbox;
 pub mod metrics;
+pub mod model;
 pub mod open_files;
 pub mod protocol;
 pub mod replay;
@@ -145,6 +150,7 @@ pub async fn run(
         stop: stop.clone(),
         metrics,
         limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
+        profile_limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);

@@ -1,0 +1,3 @@
+//! Pure types of the place around the tables: no tokio, no sqlx, no axum.
+
+pub mod profile;
