@@ -6,6 +6,7 @@ import { t, onLanguageChange } from './i18n.js';
 import { keepSeat } from './seat.js';
 import { renderShare } from './share.js';
 import { rememberGame, loadMyGames, renderMyGames } from './mygames.js';
+import { profilePanel } from './profile.js';
 
 const CLOCKS = [
   ['', 'clock.none'],
@@ -37,11 +38,15 @@ export function showLanding(root) {
   // The computer's levels with their ratings per role, from the server (`GET /api/levels`);
   // until they arrive, or if they cannot, the two levels every server has, without ratings.
   let levels = [{ level: 'easy' }, { level: 'hard' }];
+  const profile = profilePanel(() => render());
+  // A room created before the profile exists would not be the profile's.
+  const ready = profile.start().catch(() => null);
 
   async function create(opponent) {
     busy = opponent;
     error = null;
     render();
+    await ready;
     const body = {
       role: form.role,
       rules: {
@@ -288,13 +293,15 @@ export function showLanding(root) {
             )
           : start(),
         created ? null : renderMyGames(mine),
+        created ? null : profile.element(),
       ),
     );
   }
 
   onLanguageChange(render);
   render();
-  loadMyGames().then((entries) => {
+  // The profile first: its seats join "my games".
+  ready.then(loadMyGames).then((entries) => {
     mine = entries;
     render();
   });

@@ -576,4 +576,29 @@ export default {
   'board.oddsAt': 'Prozente: der Anteil jeder Zahl auf Platz {n} (zusammen 100 %).',
   'board.oddsAny':
     'Prozente: wie wahrscheinlich jede Zahl irgendwo ein verdecktes Versteck ist. Tippe auf eine Kartenrückseite in der Reihe für einen Platz.',
+
+  'profile.title': 'Dein Profil',
+  'profile.playingAs': 'Du spielst als {name}. Keine E-Mail, kein Passwort: Dieser Browser merkt sich dein Profil.',
+  'profile.anonymous': 'Du spielst ohne Namen. Keine E-Mail, kein Passwort: Dieser Browser merkt sich dein Profil.',
+  'profile.name': 'Dein Name',
+  'profile.save': 'Speichern',
+  'profile.saved': 'Gespeichert.',
+  'profile.badName': 'Ein Name hat höchstens 24 Zeichen in einer Zeile.',
+  'profile.failed': 'Das hat nicht geklappt; versuch es noch einmal.',
+  'profile.move': 'Auf ein anderes Gerät umziehen',
+  'profile.moveHelp':
+    'Öffne den Link auf dem anderen Gerät oder gib dort den Code ein. Er gilt einmal, 10 Minuten lang.',
+  'profile.makeTransfer': 'Link und Code erstellen',
+  'profile.link': 'Link:',
+  'profile.code': 'Code:',
+  'profile.haveCode': 'Ein Code von deinem anderen Gerät',
+  'profile.useCode': 'Einlösen',
+  'profile.moved': 'Dein Profil ist jetzt auf diesem Gerät.',
+  'profile.transferInvalid': 'Dieser Code ist unbekannt, schon benutzt oder abgelaufen.',
+  'profile.delete': 'Profil löschen',
+  'profile.deleteHelp':
+    'Dein Name verschwindet; deine Partien bleiben, unter „gelöschter Spieler“. Ein Raum-Link, den du hast, gilt weiter.',
+  'profile.deleteButton': 'Mein Profil löschen',
+  'profile.deleteConfirm': 'Dein Profil endgültig löschen?',
+  'profile.deleted': 'Dein Profil ist gelöscht.',
 };

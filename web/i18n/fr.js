@@ -585,4 +585,28 @@ export default {
   'board.oddsAt': 'Pourcentages : la part de chaque nombre en position {n} (100 % en tout).',
   'board.oddsAny':
     'Pourcentages : la probabilité que chaque nombre soit une cachette face cachée quelque part. Touche un dos de carte sur la rangée pour une position.',
+
+  'profile.title': 'Ton profil',
+  'profile.playingAs': 'Tu joues sous le nom {name}. Ni e-mail ni mot de passe : ce navigateur garde ton profil.',
+  'profile.anonymous': 'Tu joues sans nom. Ni e-mail ni mot de passe : ce navigateur garde ton profil.',
+  'profile.name': 'Ton nom',
+  'profile.save': 'Enregistrer',
+  'profile.saved': 'Enregistré.',
+  'profile.badName': 'Un nom a au plus 24 caractères, sur une ligne.',
+  'profile.failed': 'Cela n’a pas marché ; réessaie.',
+  'profile.move': 'Passer sur un autre appareil',
+  'profile.moveHelp': 'Ouvre le lien sur l’autre appareil, ou tapes-y le code. Il sert une fois, pendant 10 minutes.',
+  'profile.makeTransfer': 'Créer un lien et un code',
+  'profile.link': 'Lien :',
+  'profile.code': 'Code :',
+  'profile.haveCode': 'Un code de ton autre appareil',
+  'profile.useCode': 'L’utiliser',
+  'profile.moved': 'Ton profil est maintenant sur cet appareil.',
+  'profile.transferInvalid': 'Ce code est inconnu, déjà utilisé ou expiré.',
+  'profile.delete': 'Supprimer ton profil',
+  'profile.deleteHelp':
+    'Ton nom disparaît ; tes parties restent, sous « joueur supprimé ». Un lien de salle que tu as marche toujours.',
+  'profile.deleteButton': 'Supprimer mon profil',
+  'profile.deleteConfirm': 'Supprimer ton profil pour de bon ?',
+  'profile.deleted': 'Ton profil est supprimé.',
 };
