@@ -8,6 +8,7 @@
 //! rooms that wait in one transaction (group commit).
 
 pub mod profiles;
+pub mod ratings;
 mod writer;
 
 use std::sync::Once;
@@ -433,7 +434,7 @@ impl Db {
         game: u64,
         number: usize,
         record: &StoredAction,
-        finished: bool,
+        finished: Option<fugitive_core::Outcome>,
     ) -> Result<(), DbError> {
         self.writer.append(Append { room, game, number, record: *record, finished }).await
     }
@@ -1052,7 +1053,7 @@ mod tests {
             client_seq: Some(1),
             at: cutoff + 1000,
         };
-        db.append_action(room.id, 1, 0, &record, false).await.unwrap();
+        db.append_action(room.id, 1, 0, &record, None).await.unwrap();
         assert!(!db.expire_room(room.id, cutoff).await.unwrap(), "a room touched since is not expired");
         let stored = db.load_room(room.id).await.unwrap().expect("the room is still there");
         assert_eq!(stored.game.actions, vec![record]);

@@ -24,10 +24,12 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::db::profiles::{self, OwnProfile, TransferCode};
+use crate::db::ratings;
 use crate::db::{DbError, now_ms};
 use crate::http::{AppError, AppState, json_object};
 use crate::metrics;
 use crate::model::profile::{self as model, TRANSFER_MS};
+use crate::model::rating;
 use crate::seat::{Seat, hash_secret, new_secret};
 use crate::table::{NameError, check_name};
 
@@ -83,6 +85,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/profile/transfer", post(start_transfer))
         .route("/api/profile/transfer/redeem", post(redeem))
         .route("/api/profiles/{id}", get(public))
+        .route("/api/rooms/{room}/games/{game}/rating", get(game_rating))
 }
 
 /// Whether cookies are `Secure`: the site's public address (the first allowed origin) is HTTPS.
@@ -247,13 +250,72 @@ async fn public(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
     if !model::is_id(&id) {
         return Err(ProfileError::NotFound);
     }
-    let profile = profiles::public(app.rooms.db(), &id).await?.ok_or(ProfileError::NotFound)?;
+    let db = app.rooms.db();
+    let profile = profiles::public(db, &id).await?.ok_or(ProfileError::NotFound)?;
+    let mut ratings = serde_json::Map::new();
+    for (role, rating) in ratings::of_profile(db, &id).await? {
+        ratings.insert(role_key(role).into(), rating_json(&rating));
+    }
+    let games: Vec<Value> = ratings::games_of(db, &id, MAX_LISTED_GAMES)
+        .await?
+        .into_iter()
+        .map(|game| {
+            json!({
+                "room": game.room,
+                "game": game.game,
+                "role": role_key(game.role),
+                "opponent": game.opponent,
+                "won": game.winner == game.role,
+                "reason": game.reason,
+                "before": game.before.round(),
+                "after": game.after.round(),
+                "change": rating::change(game.before, game.after),
+                "at": game.at,
+                "replay": format!("/room/{}/game/{}", game.room, game.game),
+            })
+        })
+        .collect();
     Ok(Json(json!({
         "id": profile.id,
         "name": profile.name,
         "deleted": profile.deleted,
         "created_at": profile.created_at,
+        "ratings": ratings,
+        "games": games,
     })))
+}
+
+/// The most rated games a profile's page lists, newest first.
+const MAX_LISTED_GAMES: i64 = 100;
+
+fn role_key(role: fugitive_core::Role) -> &'static str {
+    match role {
+        fugitive_core::Role::Fugitive => "fugitive",
+        fugitive_core::Role::Marshal => "marshal",
+    }
+}
+
+fn rating_json(rating: &rating::Rating) -> Value {
+    json!({
+        "rating": rating.rating.round(),
+        "deviation": rating.deviation.round(),
+        "provisional": rating.provisional(),
+        "games": rating.games,
+    })
+}
+
+/// `GET /api/rooms/{room}/games/{n}/rating`: the game's rating change for both sides, for the
+/// game-over screen ("+12 / −8"); `404 game_not_found` when it was not rated.
+async fn game_rating(
+    State(app): State<AppState>,
+    Path((room, game)): Path<(String, String)>,
+) -> Result<Json<Value>, ProfileError> {
+    let game: i64 = game.parse().map_err(|_| AppError::GameNotFound)?;
+    let sides = ratings::of_game(app.rooms.db(), &room, game).await?.ok_or(AppError::GameNotFound)?;
+    let side = |(profile, before, after): &(String, f64, f64)| {
+        json!({ "profile": profile, "before": before.round(), "after": after.round(), "change": rating::change(*before, *after) })
+    };
+    Ok(Json(json!({ "fugitive": side(&sides[0]), "marshal": side(&sides[1]) })))
 }
 
 /// Notes a seat just given out (a room created, an invitation claimed) as the profile's whose

@@ -1,3 +1,4 @@
 //! Pure types of the place around the tables: no tokio, no sqlx, no axum.
 
 pub mod profile;
+pub mod rating;
