@@ -86,6 +86,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/profile/transfer/redeem", post(redeem))
         .route("/api/profiles/{id}", get(public))
         .route("/api/rooms/{room}/games/{game}/rating", get(game_rating))
+        .route("/api/leaderboard/{role}", get(leaderboard))
 }
 
 /// Whether cookies are `Secure`: the site's public address (the first allowed origin) is HTTPS.
@@ -256,6 +257,7 @@ async fn public(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
     for (role, rating) in ratings::of_profile(db, &id).await? {
         ratings.insert(role_key(role).into(), rating_json(&rating));
     }
+    let wins = ratings::wins(db, &id).await?;
     let games: Vec<Value> = ratings::games_of(db, &id, MAX_LISTED_GAMES)
         .await?
         .into_iter()
@@ -281,6 +283,7 @@ async fn public(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
         "deleted": profile.deleted,
         "created_at": profile.created_at,
         "ratings": ratings,
+        "wins": { "fugitive": wins[0], "marshal": wins[1] },
         "games": games,
     })))
 }
@@ -335,4 +338,35 @@ pub async fn attach_seat(app: &AppState, headers: &HeaderMap, room: Uuid, seat: 
     if let Err(error) = attach.await {
         tracing::warn!(%error, %room, "could not note a seat under its profile");
     }
+}
+
+/// The window of a leaderboard: rated games in the last 30 days count.
+const LEADER_WINDOW_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// `GET /api/leaderboard/{role}`: the top 50 of a role (`fugitive` or `marshal`) among the
+/// profiles with at least 10 rated games in it in the last 30 days.
+async fn leaderboard(State(app): State<AppState>, Path(role): Path<String>) -> Result<Json<Value>, ProfileError> {
+    let role = match role.as_str() {
+        "fugitive" => fugitive_core::Role::Fugitive,
+        "marshal" => fugitive_core::Role::Marshal,
+        _ => return Err(AppError::BadRequest("the role is fugitive or marshal".into()).into()),
+    };
+    let leaders = ratings::leaders(app.rooms.db(), role, now_ms() - LEADER_WINDOW_MS).await?;
+    let leaders: Vec<Value> = leaders
+        .into_iter()
+        .map(|leader| {
+            json!({
+                "profile": leader.profile,
+                "name": leader.name,
+                "rating": rating_json(&leader.rating),
+                "recent_games": leader.recent,
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "role": role_key(role),
+        "min_games": ratings::LEADER_MIN_GAMES,
+        "days": 30,
+        "leaders": leaders,
+    })))
 }

@@ -153,3 +153,57 @@ async fn games_without_a_clock_against_the_computer_between_one_profile_or_abort
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_leaderboard_per_role_lists_who_played_ten_rated_games_in_it_lately() {
+    leaderboard(TestDb::sqlite()).await;
+}
+
+#[tokio::test]
+#[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
+async fn postgres_a_leaderboard_per_role_lists_who_played_ten_rated_games_in_it_lately() {
+    leaderboard(TestDb::postgres().await).await;
+}
+
+async fn leaderboard(db: TestDb) {
+    let server = Server::start(&db, &[]).await;
+    let addr = server.addr;
+    let (ada, ada_cookie) = profile(addr).await;
+    let (bob, bob_cookie) = profile(addr).await;
+    let (carol, carol_cookie) = profile(addr).await;
+    post(addr, "/api/profile", &ada_cookie, json!({})).await;
+    let rename = reqwest::Client::new()
+        .patch(format!("http://{addr}/api/profile"))
+        .header("cookie", &ada_cookie)
+        .body(json!({ "name": "Ada" }).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rename.status().as_u16(), 200);
+    let resigned = |host: String, guest: String| async move {
+        let (room, _, token) = room(addr, &host, &guest, json!({ "turn_clock_secs": 300 })).await;
+        let mut marshal = Client::join(addr, &room, Some(&token)).await;
+        assert_eq!(marshal.act(json!({ "type": "resign" })).await["ok"], true);
+    };
+    for _ in 0..10 {
+        resigned(ada_cookie.clone(), bob_cookie.clone()).await;
+    }
+    resigned(carol_cookie.clone(), bob_cookie.clone()).await;
+
+    let (_, board) = http(addr, "GET", "/api/leaderboard/fugitive", None).await;
+    let leaders = board["leaders"].as_array().unwrap();
+    assert_eq!(leaders.len(), 1, "Carol has one game only: {board}");
+    assert_eq!((&leaders[0]["profile"], &leaders[0]["name"]), (&json!(ada), &json!("Ada")));
+    assert_eq!(leaders[0]["recent_games"], 10);
+    let (_, board) = http(addr, "GET", "/api/leaderboard/marshal", None).await;
+    assert_eq!(board["leaders"][0]["profile"], bob.as_str(), "{board}");
+    assert_eq!(board["leaders"][0]["rating"]["games"], 11);
+    let page = public(addr, &ada).await;
+    assert_eq!(page["wins"], json!({ "fugitive": 10, "marshal": 0 }));
+    assert_eq!(public(addr, &bob).await["wins"], json!({ "fugitive": 0, "marshal": 0 }));
+    assert_eq!(public(addr, &carol).await["ratings"]["fugitive"]["games"], 1);
+    let (status, body) = http(addr, "GET", "/api/leaderboard/nobody", None).await;
+    assert_eq!((status, &body["error"]), (400, &json!("bad_request")));
+    server.stop().await;
+    db.drop_database().await;
+}

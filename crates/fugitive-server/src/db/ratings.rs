@@ -388,3 +388,75 @@ pub async fn of_game(
     .await?;
     Ok(row.map(|row| [(row.get(0), row.get(1), row.get(2)), (row.get(3), row.get(4), row.get(5))]))
 }
+
+/// How many rated games a profile won in each role: as the Fugitive, as the Marshal.
+///
+/// # Errors
+/// On a database failure.
+pub async fn wins(db: &super::Db, profile: &str) -> Result<[i64; 2], DbError> {
+    let row = sqlx::query(
+        "SELECT \
+         (SELECT COUNT(*) FROM rated_games WHERE fugitive_profile = $1 AND winner = 'fugitive'), \
+         (SELECT COUNT(*) FROM rated_games WHERE marshal_profile = $1 AND winner = 'marshal')",
+    )
+    .bind(profile)
+    .fetch_one(db.pool())
+    .await?;
+    Ok([row.get(0), row.get(1)])
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leader {
+    /// The profile.
+    pub profile: String,
+    /// Its name, if it has one.
+    pub name: Option<String>,
+    /// Its rating in the board's role.
+    pub rating: Rating,
+    /// Its rated games in that role since the cut-off.
+    pub recent: i64,
+}
+
+/// The most lines a leaderboard has.
+pub const LEADERS: i64 = 50;
+
+/// The fewest rated games in the role since the cut-off to be on its leaderboard.
+pub const LEADER_MIN_GAMES: i64 = 10;
+
+/// The leaderboard of a role: the top [`LEADERS`] live profiles by rating with at least
+/// [`LEADER_MIN_GAMES`] rated games in that role since `since` (Unix ms).
+///
+/// # Errors
+/// On a database failure.
+pub async fn leaders(db: &super::Db, role: Role, since: i64) -> Result<Vec<Leader>, DbError> {
+    // The role's column of rated_games: one of two fixed names, never the client's text.
+    let column = match role {
+        Role::Fugitive => "fugitive_profile",
+        Role::Marshal => "marshal_profile",
+    };
+    let sql = format!(
+        "SELECT r.profile_id, p.name, r.rating, r.deviation, r.volatility, r.games, g.recent \
+         FROM ratings r JOIN profiles p ON p.id = r.profile_id \
+         JOIN (SELECT {column} AS profile_id, COUNT(*) AS recent FROM rated_games WHERE at >= $1 GROUP BY {column}) g \
+         ON g.profile_id = r.profile_id \
+         WHERE r.role = $2 AND p.deleted_at IS NULL AND g.recent >= $3 \
+         ORDER BY r.rating DESC, r.profile_id LIMIT $4"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(since)
+        .bind(role_name(role))
+        .bind(LEADER_MIN_GAMES)
+        .bind(LEADERS)
+        .fetch_all(db.pool())
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| Leader {
+            profile: row.get(0),
+            name: row.get(1),
+            rating: Rating { rating: row.get(2), deviation: row.get(3), volatility: row.get(4), games: row.get(5) },
+            recent: row.get(6),
+        })
+        .collect())
+}
