@@ -127,6 +127,10 @@ export function profilePanel(changed) {
         'p',
         { class: 'profile-help' },
         profile.name ? t('profile.playingAs', { name: profile.name }) : t('profile.anonymous'),
+        ' ',
+        h('a', { href: profile.page, 'data-testid': 'profile-page-link' }, t('profile.page')),
+        ' · ',
+        h('a', { href: '/leaderboard' }, t('leaderboard.title')),
       ),
       h(
         'form',
