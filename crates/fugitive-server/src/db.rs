@@ -8,6 +8,7 @@
 //! rooms that wait in one transaction (group commit).
 
 pub mod profiles;
+pub mod lobby;
 pub mod ratings;
 mod writer;
 

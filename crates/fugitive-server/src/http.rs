@@ -52,6 +52,8 @@ pub struct AppState {
     pub limiter: Arc<RoomLimiter>,
     /// Profiles made and transfer codes tried per client address (the same limit).
     pub profile_limiter: Arc<RoomLimiter>,
+    /// The lobby: seeks and quick pairing.
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// An HTTP error: a status, a stable code and a message that is safe to show.
@@ -183,6 +185,7 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .route("/ws/v1/rooms/{room}", get(socket::upgrade))
         .route("/ws/v2/rooms/{room}", get(socket::upgrade_v2))
         .route("/api/origin", get(socket::check_origin))
+        .route("/ws/lobby", get(crate::socket_lobby::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }))

@@ -105,7 +105,7 @@ fn cookie(headers: &HeaderMap) -> Option<(String, String)> {
 }
 
 /// The live profile whose cookie the request bears, with its secret.
-async fn bearer(app: &AppState, headers: &HeaderMap) -> Result<Option<(OwnProfile, String)>, DbError> {
+pub(crate) async fn bearer(app: &AppState, headers: &HeaderMap) -> Result<Option<(OwnProfile, String)>, DbError> {
     let Some((id, secret)) = cookie(headers) else {
         return Ok(None);
     };

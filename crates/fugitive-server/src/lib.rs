@@ -12,6 +12,8 @@
 //! - `http.rs`: the router, the REST endpoints, `AppError`.
 //! - `http_profile.rs`: profiles without an account (issue 25): the cookie, names, transfer
 //!   codes, deletion, and the seats taken under a profile.
+//! - `lobby.rs`: the lobby (issue 25): seeks pushed live, taking one once, quick-pairing pools;
+//!   `socket_lobby.rs`, its WebSocket.
 //! - `model/`: pure types of the place around the tables (`model/profile.rs`).
 //! - `limit.rs`: per-address rate limits on room creation and claims.
 //! - `web.rs`: the web client's static files and the security headers.
@@ -43,6 +45,7 @@ pub mod frames;
 pub mod http;
 pub mod http_profile;
 pub mod limit;
+pub mod lobby;
 pub mod mailbox;
 pub mod metrics;
 pub mod model;
@@ -54,6 +57,7 @@ pub mod rooms;
 pub mod seat;
 pub mod serve;
 pub mod socket;
+pub mod socket_lobby;
 pub mod table;
 pub mod web;
 
@@ -140,6 +144,8 @@ pub async fn run(
     };
     let rooms = Rooms::with_cluster(db.clone(), limits, cluster.clone());
     let background = cluster.start(db.clone(), rooms.clone());
+    let lobby = lobby::Lobby::new(rooms.clone());
+    let lobby_task = tokio::spawn(lobby.clone().run());
     let (stop_tx, stop) = watch::channel(false);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));
@@ -150,6 +156,7 @@ pub async fn run(
         stop: stop.clone(),
         metrics,
         limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
+        lobby: lobby.clone(),
         profile_limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
         config: Arc::new(config.clone()),
     };
@@ -189,6 +196,7 @@ pub async fn run(
         tracing::warn!("some sockets did not close in time");
     }
     expiry.abort();
+    lobby_task.abort();
     for task in background {
         task.abort();
     }

@@ -27,7 +27,7 @@ pub(crate) struct Ending {
     pub(crate) at: i64,
 }
 
-const FACTS: &str = "SELECT r.turn_clock_secs, r.computer, g.fugitive_seat FROM rooms r \
+const FACTS: &str = "SELECT r.turn_clock_secs, r.computer, g.fugitive_seat, r.casual FROM rooms r \
      JOIN games g ON g.room_id = r.id WHERE r.id = $1 AND g.game = $2";
 const SEATS: &str = "SELECT ps.seat, ps.profile_id FROM profile_seats ps \
      JOIN profiles p ON p.id = ps.profile_id WHERE ps.room_id = $1 AND p.deleted_at IS NULL";
@@ -127,6 +127,9 @@ pub(crate) async fn settle(tx: &mut Transaction<'_, Any>, endings: &[Ending]) ->
             continue;
         };
         let (clock, computer, fugitive_seat): (Option<i64>, Option<String>, i64) = (row.get(0), row.get(1), row.get(2));
+        if row.get::<Option<i64>, _>(3).is_some_and(|casual| casual != 0) {
+            continue;
+        }
         let mut profiles = [None, None];
         for row in sqlx::query(SEATS).bind(&room).fetch_all(&mut **tx).await? {
             if let Some(slot) = usize::try_from(row.get::<i64, _>(0)).ok().and_then(|s| profiles.get_mut(s)) {
@@ -215,12 +218,20 @@ pub(crate) fn settle_sqlite(tx: &rusqlite::Transaction<'_>, endings: &[Ending]) 
         let room = ending.room.to_string();
         let facts = tx
             .query_row(FACTS, rusqlite::params![room, ending.game as i64], |row| {
-                Ok((row.get::<_, Option<i64>>(0)?, row.get::<_, Option<String>>(1)?, row.get::<_, i64>(2)?))
+                Ok((
+                    row.get::<_, Option<i64>>(0)?,
+                    row.get::<_, Option<String>>(1)?,
+                    row.get::<_, i64>(2)?,
+                    row.get::<_, Option<i64>>(3)?,
+                ))
             })
             .optional()?;
-        let Some((clock, computer, fugitive_seat)) = facts else {
+        let Some((clock, computer, fugitive_seat, casual)) = facts else {
             continue;
         };
+        if casual.is_some_and(|casual| casual != 0) {
+            continue;
+        }
         let mut profiles = [None, None];
         let mut seats = tx.prepare_cached(SEATS)?;
         let rows = seats.query_map(rusqlite::params![room], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)))?;
@@ -459,4 +470,13 @@ pub async fn leaders(db: &super::Db, role: Role, since: i64) -> Result<Vec<Leade
             recent: row.get(6),
         })
         .collect())
+}
+
+/// Marks a room casual: its games are never rated.
+///
+/// # Errors
+/// On a database failure.
+pub async fn mark_casual(db: &super::Db, room: &str) -> Result<(), DbError> {
+    sqlx::query("UPDATE rooms SET casual = 1 WHERE id = $1").bind(room).execute(db.pool()).await?;
+    Ok(())
 }

@@ -2,3 +2,4 @@
 
 pub mod profile;
 pub mod rating;
+pub mod seek;
