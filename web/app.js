@@ -7,6 +7,7 @@ import { showRoom } from './room.js';
 import { showReplay } from './replay.js';
 import { showProfilePage } from './profile-page.js';
 import { showLeaderboard } from './leaderboard.js';
+import { showLobby } from './lobby.js';
 import { renderHowto } from './howto.js';
 import { replace, h } from './dom.js';
 import { soundOn, setSound, onSoundChange } from './sound.js';
@@ -73,6 +74,8 @@ function route() {
     showProfilePage(root, profile[1]);
   } else if (location.pathname === '/leaderboard') {
     showLeaderboard(root);
+  } else if (location.pathname === '/lobby') {
+    showLobby(root);
   } else if (replay) {
     showReplay(root, replay[1].toLowerCase(), Number(replay[2]));
   } else if (match) {

@@ -279,7 +279,13 @@ export function showLanding(root) {
       h(
         'div',
         { class: 'landing' },
-        h('section', { class: 'intro' }, h('h1', {}, 'Fugitive'), h('p', { class: 'tagline' }, t('landing.tagline'))),
+        h(
+          'section',
+          { class: 'intro' },
+          h('h1', {}, 'Fugitive'),
+          h('p', { class: 'tagline' }, t('landing.tagline')),
+          h('p', {}, h('a', { class: 'button', href: '/lobby', 'data-testid': 'to-lobby' }, t('lobby.link'))),
+        ),
         created
           ? h(
               'div',

@@ -60,7 +60,7 @@ fn served(path: &str) -> bool {
 }
 
 /// The web client's routes: `/room/{room}`, the replay page `/room/{room}/game/{n}`, a profile's page
-/// `/@/{id}` and `/leaderboard` are its
+/// `/@/{id}`, `/leaderboard` and `/lobby` are its
 /// `index.html`, the rest its files.
 pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
     let files = ServeDir::new(dir).append_index_html_on_directories(true);
@@ -70,7 +70,8 @@ pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
         .route_service("/room/{room}", index.clone())
         .route_service("/room/{room}/game/{game}", index.clone())
         .route_service("/@/{profile}", index.clone())
-        .route_service("/leaderboard", index)
+        .route_service("/leaderboard", index.clone())
+        .route_service("/lobby", index)
         .fallback(move |request: Request<Body>| {
             let files = files.clone();
             async move {
