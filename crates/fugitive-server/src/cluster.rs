@@ -37,6 +37,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::db::{CHANNEL, Db, now_ms};
+use crate::lobby::Lobby;
 use crate::metrics;
 use crate::room::Heard;
 use crate::rooms::Rooms;
@@ -156,12 +157,12 @@ impl Cluster {
 
     /// Starts the node's background work: the heartbeat (renewing the leases, forgetting dead
     /// nodes, taking over orphaned rooms) and the listener.
-    pub fn start(&self, db: Db, rooms: Rooms) -> Vec<tokio::task::JoinHandle<()>> {
+    pub fn start(&self, db: Db, rooms: Rooms, lobby: Lobby) -> Vec<tokio::task::JoinHandle<()>> {
         if self.inner.is_none() {
             return Vec::new();
         }
         metrics::node(db.node());
-        vec![tokio::spawn(self.clone().heartbeat(db.clone(), rooms.clone())), tokio::spawn(listen(db, rooms))]
+        vec![tokio::spawn(self.clone().heartbeat(db.clone(), rooms.clone())), tokio::spawn(listen(db, rooms, lobby))]
     }
 
     async fn heartbeat(self, db: Db, rooms: Rooms) {
@@ -214,7 +215,7 @@ impl Cluster {
 }
 
 /// Hears the other nodes' notices and hands them to the rooms loaded here.
-async fn listen(db: Db, rooms: Rooms) {
+async fn listen(db: Db, rooms: Rooms, lobby: Lobby) {
     let node = db.node().to_string();
     loop {
         let mut listener = match PgListener::connect(db.url()).await {
@@ -237,7 +238,7 @@ async fn listen(db: Db, rooms: Rooms) {
             match listener.try_recv().await {
                 Ok(Some(notice)) => {
                     for line in notice.payload().lines() {
-                        hear(&rooms, &node, line);
+                        hear(&rooms, &lobby, &node, line);
                     }
                 }
                 Ok(None) => {
@@ -256,7 +257,14 @@ async fn listen(db: Db, rooms: Rooms) {
 }
 
 /// One notice line (`db::CHANNEL`'s format).
-fn hear(rooms: &Rooms, node: &str, line: &str) {
+fn hear(rooms: &Rooms, lobby: &Lobby, node: &str, line: &str) {
+    // The lobby's lines end in free text (a JSON event): split off only their head.
+    if let [kind @ ("l" | "t"), from, _sent, rest] = line.splitn(4, ' ').collect::<Vec<_>>()[..] {
+        if from != node {
+            lobby.hear(kind, rest);
+        }
+        return;
+    }
     let fields: Vec<&str> = line.split(' ').collect();
     let (Some(kind), Some(from), Some(sent), Some(room)) =
         (fields.first(), fields.get(1), fields.get(2), fields.get(3))

@@ -760,6 +760,17 @@ impl Db {
         }
     }
 
+    /// Sends one notice line of the lobby to the other nodes (PostgreSQL; nothing on SQLite).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn notify_line(&self, line: &str) -> Result<(), DbError> {
+        if self.postgres {
+            sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(line).execute(&self.pool).await?;
+        }
+        Ok(())
+    }
+
     /// Stores this node's presence in a room and tells the other nodes.
     ///
     /// # Errors

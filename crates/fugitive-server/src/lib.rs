@@ -143,9 +143,9 @@ pub async fn run(
         Cluster::single()
     };
     let rooms = Rooms::with_cluster(db.clone(), limits, cluster.clone());
-    let background = cluster.start(db.clone(), rooms.clone());
     let lobby = lobby::Lobby::new(rooms.clone());
     let lobby_task = tokio::spawn(lobby.clone().run());
+    let background = cluster.start(db.clone(), rooms.clone(), lobby.clone());
     let (stop_tx, stop) = watch::channel(false);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));

@@ -137,8 +137,51 @@ impl Lobby {
         self.inner.events.subscribe()
     }
 
+    /// Tells every lobby socket of this node, and (PostgreSQL) the other nodes, which tell theirs.
     fn announce(&self, event: Value) {
-        let _ = self.inner.events.send(event.to_string().into());
+        let text = event.to_string();
+        let _ = self.inner.events.send(text.as_str().into());
+        self.notify(format!("l {} {} {text}", self.db().node(), now_ms()));
+    }
+
+    /// Sends a lobby notice line to the other nodes (`db::CHANNEL`; nothing on SQLite). Spawned:
+    /// a lobby event never waits for the database a second time.
+    fn notify(&self, line: String) {
+        if !self.db().is_postgres() {
+            return;
+        }
+        let db = self.db().clone();
+        tokio::spawn(async move {
+            if let Err(error) = db.notify_line(&line).await {
+                tracing::warn!(%error, "could not tell the other nodes of a lobby change");
+            }
+        });
+    }
+
+    /// A lobby notice of another node (`cluster.rs` hears it): `l NODE MS EVENT` (a change every
+    /// lobby socket is told of) or `t NODE MS SEEK ROOM ROLE` (a seek made here was taken there:
+    /// its seeker gets his seat).
+    pub fn hear(&self, kind: &str, rest: &str) {
+        match kind {
+            "l" => {
+                // A seek of this node removed there keeps its seeker's token here: the `t`
+                // notice that it was taken may come after.
+                let _ = self.inner.events.send(rest.into());
+            }
+            "t" => {
+                let fields: Vec<&str> = rest.split(' ').collect();
+                let [seek, room, role] = fields[..] else { return };
+                let Some((token, tell)) = self.live().seekers.remove(seek) else { return };
+                let paired = json!({
+                    "type": "paired",
+                    "room": room,
+                    "role": role,
+                    "link": format!("/room/{room}#seat={token}"),
+                });
+                let _ = tell.try_send(paired.to_string());
+            }
+            _ => {}
+        }
     }
 
     fn removed(&self, ids: &[String]) {
@@ -306,6 +349,14 @@ impl Lobby {
             hash: seek.token_hash.clone(),
             token,
         };
+        if seeker.is_none() {
+            // The seek was made on another node: that node tells its seeker.
+            let role = match seeker_role {
+                Role::Fugitive => "fugitive",
+                Role::Marshal => "marshal",
+            };
+            self.notify(format!("t {} {} {} {} {role}", self.db().node(), now_ms(), seek.id, seek.room));
+        }
         let tell_host = seeker.map(|(_, tell)| tell);
         let made = NewGame {
             room,
@@ -433,8 +484,9 @@ impl Lobby {
         }
     }
 
-    /// Pairs the pools again as their waiters' accepted gaps widen, and drops expired seeks, every
-    /// second until the server stops.
+    /// Pairs the pools again as their waiters' accepted gaps widen every second, and every minute
+    /// drops the correspondence seeks past their time and the real-time seeks of dead nodes, until
+    /// the server stops.
     pub async fn run(self) {
         match db_lobby::expire(self.db(), now_ms(), true).await {
             Ok(ids) => self.removed(&ids),
@@ -451,7 +503,7 @@ impl Lobby {
                 }
             }
             if ticks % 60 == 0 {
-                match db_lobby::expire(self.db(), now_ms(), false).await {
+                match db_lobby::expire(self.db(), now_ms(), true).await {
                     Ok(ids) => {
                         self.forget(&ids);
                         self.removed(&ids);

@@ -27,6 +27,8 @@ struct Lobby {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// The first message: the list.
     list: Value,
+    /// Messages received while waiting for another, not yet asked for.
+    pending: std::collections::VecDeque<Value>,
 }
 
 impl Lobby {
@@ -36,7 +38,7 @@ impl Lobby {
             request.headers_mut().insert("cookie", cookie.parse().unwrap());
         }
         let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        let mut lobby = Lobby { ws, list: Value::Null };
+        let mut lobby = Lobby { ws, list: Value::Null, pending: Default::default() };
         lobby.list = lobby.next(|m| m["type"] == "seeks").await;
         lobby
     }
@@ -45,8 +47,12 @@ impl Lobby {
         self.ws.send(Message::Text(message.to_string().into())).await.unwrap();
     }
 
-    /// The next message that `wanted` accepts (the others are skipped).
+    /// The first message, received or still to come, that `wanted` accepts (the others wait for
+    /// their turn).
     async fn next(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.pending.iter().position(&wanted) {
+            return self.pending.remove(i).unwrap();
+        }
         tokio::time::timeout(PATIENCE, async {
             loop {
                 match self.ws.next().await {
@@ -55,6 +61,7 @@ impl Lobby {
                         if wanted(&message) {
                             return message;
                         }
+                        self.pending.push_back(message);
                     }
                     Some(Ok(_)) => {}
                     other => panic!("the lobby socket ended: {other:?}"),
@@ -210,4 +217,59 @@ async fn quick_pairing_pairs_two_players_of_one_pool() {
     assert_eq!(summary["turn_clock_secs"], 300);
     assert_eq!(summary["seats"], json!({ "fugitive": true, "marshal": true }));
     server.stop().await;
+}
+
+/// Three nodes on one PostgreSQL database: a seek made on one shows on the others (NOTIFY), two
+/// players who take it at once through two other nodes get one game and one `seek_gone`, and the
+/// seeker, on the first node, gets his seat.
+#[tokio::test]
+#[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
+async fn postgres_three_nodes_show_a_seek_everywhere_and_seat_one_of_two_takers() {
+    use common::child::ChildServer;
+    let db = TestDb::postgres().await;
+    let mut nodes = Vec::new();
+    for _ in 0..3 {
+        nodes.push(ChildServer::spawn(&db, &["--lease-ms", "900"]).await);
+    }
+    let [a, b, c] = [nodes[0].addr, nodes[1].addr, nodes[2].addr];
+    let (_, ada_cookie) = profile(a).await;
+    let (_, bob_cookie) = profile(b).await;
+    let (_, cat_cookie) = profile(c).await;
+    let mut ada = Lobby::open(a, Some(&ada_cookie)).await;
+    let mut bob = Lobby::open(b, Some(&bob_cookie)).await;
+    let mut cat = Lobby::open(c, Some(&cat_cookie)).await;
+
+    for round in 0..5 {
+        let id = ada.seek(rated_seek("random")).await["id"].as_str().unwrap().to_string();
+        // Shown on the other nodes' lobby pages.
+        for lobby in [&mut bob, &mut cat] {
+            let added = lobby.next(|m| m["type"] == "seek_added").await;
+            assert_eq!(added["seek"]["id"], id.as_str(), "round {round}");
+        }
+        // Both take it at once.
+        let accept = json!({ "type": "accept", "id": id });
+        let (sent_b, sent_c) = tokio::join!(bob.send(accept.clone()), cat.send(accept));
+        let ((), ()) = (sent_b, sent_c);
+        let answer = |m: &Value| m["type"] == "paired" || m["type"] == "error";
+        let (from_b, from_c) = tokio::join!(bob.next(answer), cat.next(answer));
+        let (won, lost) = if from_b["type"] == "paired" { (from_b, from_c) } else { (from_c, from_b) };
+        assert_eq!(won["type"], "paired", "round {round}: {won}");
+        assert_eq!(lost["code"], "seek_gone", "round {round}: {lost}");
+        let seeker = ada.next(|m| m["type"] == "paired").await;
+        assert_eq!(seeker["room"], won["room"], "round {round}");
+        assert_ne!(seeker["role"], won["role"]);
+        // The seek is gone from every page.
+        for lobby in [&mut bob, &mut cat] {
+            assert_eq!(lobby.next(|m| m["type"] == "seek_removed").await["id"], id.as_str());
+        }
+        // Both seats open the room, through any node.
+        let room = won["room"].as_str().unwrap();
+        let one = Client::join(c, room, Some(&token(&seeker))).await;
+        let two = Client::join(a, room, Some(&token(&won))).await;
+        assert_ne!(one.welcome.as_ref().unwrap()["role"], two.welcome.as_ref().unwrap()["role"]);
+    }
+    for node in nodes {
+        node.kill_9().await;
+    }
+    db.drop_database().await;
 }
