@@ -162,7 +162,10 @@ impl Cluster {
             return Vec::new();
         }
         metrics::node(db.node());
-        vec![tokio::spawn(self.clone().heartbeat(db.clone(), rooms.clone())), tokio::spawn(listen(db, rooms, lobby))]
+        vec![
+            tokio::spawn(self.clone().heartbeat(db.clone(), rooms.clone())),
+            tokio::spawn(listen(db, rooms, lobby)),
+        ]
     }
 
     async fn heartbeat(self, db: Db, rooms: Rooms) {

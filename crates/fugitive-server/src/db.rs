@@ -7,8 +7,8 @@
 //! Accepted actions go through the [`writer`]: one per database, committing the actions of all
 //! rooms that wait in one transaction (group commit).
 
-pub mod profiles;
 pub mod lobby;
+pub mod profiles;
 pub mod ratings;
 mod writer;
 

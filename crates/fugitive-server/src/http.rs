@@ -369,7 +369,8 @@ async fn create_room(
         })?;
     }
     tracing::info!(room = %created.room, %role, "room created");
-    crate::http_profile::attach_seat(&app, &headers, created.room, crate::seat::Seat::Host, &created.token).await;
+    crate::http_profile::attach_seat(&app, &headers, created.room, crate::seat::Seat::Host, &created.token)
+        .await;
     let granted = SeatGranted {
         room: created.room,
         role,
@@ -418,7 +419,8 @@ async fn claim_seat(
     match claimed {
         Ok(claimed) => {
             tracing::info!(%room, role = %claimed.role, "seat claimed");
-            crate::http_profile::attach_seat(&app, &headers, room, crate::seat::Seat::Guest, &claimed.token).await;
+            crate::http_profile::attach_seat(&app, &headers, room, crate::seat::Seat::Guest, &claimed.token)
+                .await;
             let links = links(room, &claimed.token, None);
             Ok(Json(SeatGranted { room, role: claimed.role, token: claimed.token, links }))
         }

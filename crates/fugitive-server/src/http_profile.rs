@@ -105,7 +105,10 @@ fn cookie(headers: &HeaderMap) -> Option<(String, String)> {
 }
 
 /// The live profile whose cookie the request bears, with its secret.
-pub(crate) async fn bearer(app: &AppState, headers: &HeaderMap) -> Result<Option<(OwnProfile, String)>, DbError> {
+pub(crate) async fn bearer(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<(OwnProfile, String)>, DbError> {
     let Some((id, secret)) = cookie(headers) else {
         return Ok(None);
     };
@@ -141,7 +144,11 @@ async fn ensure(
     profiles::create(app.rooms.db(), &id, &hash_secret(&secret), now_ms()).await?;
     tracing::info!(profile = %id, "profile created");
     let profile = OwnProfile { id, name: None };
-    Ok(with_cookie(StatusCode::CREATED, model::set_cookie(&profile.id, &secret, secure(&app)), own_json(&profile)))
+    Ok(with_cookie(
+        StatusCode::CREATED,
+        model::set_cookie(&profile.id, &secret, secure(&app)),
+        own_json(&profile),
+    ))
 }
 
 /// `GET /api/profile`: the bearer's own profile.
@@ -199,7 +206,10 @@ async fn seats(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<V
 
 /// `POST /api/profile/transfer`: a link and a short code that each move the profile into
 /// another browser once, within 10 minutes.
-async fn start_transfer(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Value>, ProfileError> {
+async fn start_transfer(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ProfileError> {
     let (profile, secret) = owner(&app, &headers).await?;
     let secret_bytes = URL_SAFE_NO_PAD.decode(&secret).map_err(|_| ProfileError::NoProfile)?;
     let long = new_secret();
@@ -237,11 +247,14 @@ async fn redeem(
     let request: Redeem = json_object(&crate::http::body_bytes(body)?)?;
     let code = model::normalize_code(&request.code);
     let db = app.rooms.db();
-    let (id, sealed) =
-        profiles::redeem_transfer(db, &hash_secret(&code), now_ms()).await?.ok_or(ProfileError::TransferInvalid)?;
-    let secret = model::open(&code, &model::transfer_purpose(&code), &sealed).ok_or(ProfileError::TransferInvalid)?;
+    let (id, sealed) = profiles::redeem_transfer(db, &hash_secret(&code), now_ms())
+        .await?
+        .ok_or(ProfileError::TransferInvalid)?;
+    let secret =
+        model::open(&code, &model::transfer_purpose(&code), &sealed).ok_or(ProfileError::TransferInvalid)?;
     let secret = URL_SAFE_NO_PAD.encode(secret);
-    let profile = profiles::own(db, &id, &hash_secret(&secret)).await?.ok_or(ProfileError::TransferInvalid)?;
+    let profile =
+        profiles::own(db, &id, &hash_secret(&secret)).await?.ok_or(ProfileError::TransferInvalid)?;
     tracing::info!(profile = %profile.id, "profile moved to another browser");
     Ok(with_cookie(StatusCode::OK, model::set_cookie(&profile.id, &secret, secure(&app)), own_json(&profile)))
 }
@@ -315,9 +328,7 @@ async fn game_rating(
 ) -> Result<Json<Value>, ProfileError> {
     let game: i64 = game.parse().map_err(|_| AppError::GameNotFound)?;
     let sides = ratings::of_game(app.rooms.db(), &room, game).await?.ok_or(AppError::GameNotFound)?;
-    let side = |(profile, before, after): &(String, f64, f64)| {
-        json!({ "profile": profile, "before": before.round(), "after": after.round(), "change": rating::change(*before, *after) })
-    };
+    let side = |(profile, before, after): &(String, f64, f64)| json!({ "profile": profile, "before": before.round(), "after": after.round(), "change": rating::change(*before, *after) });
     Ok(Json(json!({ "fugitive": side(&sides[0]), "marshal": side(&sides[1]) })))
 }
 
@@ -333,7 +344,8 @@ pub async fn attach_seat(app: &AppState, headers: &HeaderMap, room: Uuid, seat: 
         };
         let room = room.to_string();
         let sealed = model::seal(&secret, &model::seat_purpose(&room, seat.index()), &token);
-        profiles::attach_seat(app.rooms.db(), &room, seat.index() as i64, &profile.id, &sealed, now_ms()).await
+        profiles::attach_seat(app.rooms.db(), &room, seat.index() as i64, &profile.id, &sealed, now_ms())
+            .await
     };
     if let Err(error) = attach.await {
         tracing::warn!(%error, %room, "could not note a seat under its profile");
@@ -345,7 +357,10 @@ const LEADER_WINDOW_MS: i64 = 30 * 24 * 3600 * 1000;
 
 /// `GET /api/leaderboard/{role}`: the top 50 of a role (`fugitive` or `marshal`) among the
 /// profiles with at least 10 rated games in it in the last 30 days.
-async fn leaderboard(State(app): State<AppState>, Path(role): Path<String>) -> Result<Json<Value>, ProfileError> {
+async fn leaderboard(
+    State(app): State<AppState>,
+    Path(role): Path<String>,
+) -> Result<Json<Value>, ProfileError> {
     let role = match role.as_str() {
         "fugitive" => fugitive_core::Role::Fugitive,
         "marshal" => fugitive_core::Role::Marshal,

@@ -157,7 +157,10 @@ pub async fn run(
         metrics,
         limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
         lobby: lobby.clone(),
-        profile_limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
+        profile_limiter: Arc::new(RoomLimiter::new(
+            config.max_rooms_per_minute,
+            config.client_ip_header.clone(),
+        )),
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);

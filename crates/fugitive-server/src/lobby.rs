@@ -35,7 +35,9 @@ pub enum LobbyError {
     #[error("seeking and pairing need a profile: open the landing page once")]
     NoProfile,
     /// The seek is not what a seek may be.
-    #[error("a seek has a role (fugitive, marshal or random), rules, a turn clock of 1 s to 7 days, and rated")]
+    #[error(
+        "a seek has a role (fugitive, marshal or random), rules, a turn clock of 1 s to 7 days, and rated"
+    )]
     BadSeek,
     /// The profile has its 3 open seeks.
     #[error("a profile may have at most 3 open seeks")]
@@ -201,7 +203,9 @@ impl Lobby {
         }
         let pools: Vec<Value> = seek::pools()
             .iter()
-            .map(|pool| json!({ "id": pool.id, "rules": pool.rules, "turn_clock_secs": pool.turn_clock_secs }))
+            .map(
+                |pool| json!({ "id": pool.id, "rules": pool.rules, "turn_clock_secs": pool.turn_clock_secs }),
+            )
             .collect();
         Ok(json!({ "type": "seeks", "seeks": seeks, "pools": pools }))
     }
@@ -214,7 +218,8 @@ impl Lobby {
             "fugitive" | "marshal" => {
                 let all = ratings::of_profile(self.db(), &seek.profile).await?;
                 let role = if seek.role == "fugitive" { Role::Fugitive } else { Role::Marshal };
-                let rating = all.into_iter().find(|(r, _)| *r == role).map_or_else(Rating::default, |(_, r)| r);
+                let rating =
+                    all.into_iter().find(|(r, _)| *r == role).map_or_else(Rating::default, |(_, r)| r);
                 json!({ "rating": rating.rating.round(), "provisional": rating.provisional() })
             }
             _ => Value::Null,
@@ -258,7 +263,8 @@ impl Lobby {
             last
         };
         if last {
-            match db_lobby::drop_realtime(self.db(), &player.profile.id, &self.db().node().to_string()).await {
+            match db_lobby::drop_realtime(self.db(), &player.profile.id, &self.db().node().to_string()).await
+            {
                 Ok(ids) => {
                     self.forget(&ids);
                     self.removed(&ids);
@@ -298,7 +304,8 @@ impl Lobby {
             sealed_token: sealed,
             node: self.db().node().to_string(),
             created_at: now,
-            expires_at: seek::correspondence(request.turn_clock_secs).then_some(now + seek::CORRESPONDENCE_SEEK_MS),
+            expires_at: seek::correspondence(request.turn_clock_secs)
+                .then_some(now + seek::CORRESPONDENCE_SEEK_MS),
         };
         if !db_lobby::insert(self.db(), &stored, MAX_SEEKS as i64).await? {
             return Err(LobbyError::TooManySeeks);
@@ -387,7 +394,14 @@ impl Lobby {
             }
         };
         let invite = rooms
-            .create_as(game.room, host_hash, game.host_role, game.rules, Some(game.turn_clock_secs), Computer::default())
+            .create_as(
+                game.room,
+                host_hash,
+                game.host_role,
+                game.rules,
+                Some(game.turn_clock_secs),
+                Computer::default(),
+            )
             .await?;
         if !game.rated {
             ratings::mark_casual(self.db(), &game.room.to_string()).await?;
@@ -441,7 +455,8 @@ impl Lobby {
         for (role, rating) in ratings::of_profile(self.db(), &player.profile.id).await? {
             both[usize::from(role == Role::Marshal)] = rating.rating;
         }
-        let waiter = Waiter { key: player.socket, profile: player.profile.id.clone(), ratings: both, since: now_ms() };
+        let waiter =
+            Waiter { key: player.socket, profile: player.profile.id.clone(), ratings: both, since: now_ms() };
         {
             let mut live = self.live();
             let waiting = live.pools.entry(pool.id).or_default();
@@ -477,8 +492,13 @@ impl Lobby {
             let Some((first, second, role)) = pair else {
                 return Ok(());
             };
-            let game =
-                NewGame { room: Uuid::new_v4(), host_role: role, rules: pool.rules, turn_clock_secs: pool.turn_clock_secs, rated: true };
+            let game = NewGame {
+                room: Uuid::new_v4(),
+                host_role: role,
+                rules: pool.rules,
+                turn_clock_secs: pool.turn_clock_secs,
+                rated: true,
+            };
             let tell = first.tell.clone();
             self.start(game, Seated::Live(first), Some(tell), &second).await?;
         }

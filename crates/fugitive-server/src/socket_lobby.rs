@@ -140,7 +140,13 @@ async fn serve(
 }
 
 /// Carries out one request; what to answer, if anything.
-async fn answer(app: &AppState, player: Option<&Player>, headers: &HeaderMap, peer: SocketAddr, text: &str) -> Option<String> {
+async fn answer(
+    app: &AppState,
+    player: Option<&Player>,
+    headers: &HeaderMap,
+    peer: SocketAddr,
+    text: &str,
+) -> Option<String> {
     let request: Request = match serde_json::from_str(text) {
         Ok(request) => request,
         Err(_) => return Some(error(LobbyError::BadSeek)),
@@ -162,7 +168,10 @@ async fn answer(app: &AppState, player: Option<&Player>, headers: &HeaderMap, pe
             if app.limiter.check(headers, peer).is_err() {
                 return Some(error(LobbyError::RateLimited));
             }
-            lobby.join_pool(player, &pool).await.map(|()| Some(json!({ "type": "pooled", "pool": pool }).to_string()))
+            lobby
+                .join_pool(player, &pool)
+                .await
+                .map(|()| Some(json!({ "type": "pooled", "pool": pool }).to_string()))
         }
         Request::LeavePool => {
             lobby.leave_pools(player.socket);

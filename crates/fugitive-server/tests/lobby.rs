@@ -139,7 +139,9 @@ async fn a_seek_shows_on_every_lobby_at_once_and_one_click_seats_both_players() 
     assert_eq!(page["ratings"]["marshal"]["games"], 1, "{page}");
 
     // A casual seek makes a room that is never rated.
-    let casual = ada_lobby.seek(json!({ "role": "random", "rules": {}, "turn_clock_secs": 300, "rated": false })).await;
+    let casual = ada_lobby
+        .seek(json!({ "role": "random", "rules": {}, "turn_clock_secs": 300, "rated": false }))
+        .await;
     bob_lobby.send(json!({ "type": "accept", "id": casual["id"] })).await;
     let bob_paired = bob_lobby.next(|m| m["type"] == "paired").await;
     let room = bob_paired["room"].as_str().unwrap();
@@ -213,7 +215,8 @@ async fn quick_pairing_pairs_two_players_of_one_pool() {
     let ada_paired = ada.next(|m| m["type"] == "paired").await;
     assert_eq!(ada_paired["room"], bob_paired["room"]);
     assert_ne!(ada_paired["role"], bob_paired["role"]);
-    let (_, summary) = http(addr, "GET", &format!("/api/rooms/{}", ada_paired["room"].as_str().unwrap()), None).await;
+    let (_, summary) =
+        http(addr, "GET", &format!("/api/rooms/{}", ada_paired["room"].as_str().unwrap()), None).await;
     assert_eq!(summary["turn_clock_secs"], 300);
     assert_eq!(summary["seats"], json!({ "fugitive": true, "marshal": true }));
     server.stop().await;

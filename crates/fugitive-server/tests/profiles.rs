@@ -117,7 +117,8 @@ async fn a_name_follows_the_rules_of_a_seats_name_and_can_change() {
     let server = Server::start(&db, &[]).await;
     let mut browser = Browser::default();
     let id = browser.visit(server.addr).await;
-    let renamed = browser.send(server.addr, "PATCH", "/api/profile", Some(json!({ "name": "  Ada  " }))).await;
+    let renamed =
+        browser.send(server.addr, "PATCH", "/api/profile", Some(json!({ "name": "  Ada  " }))).await;
     assert_eq!((renamed.status, &renamed.body["name"]), (200, &json!("Ada")));
     for bad in ["a\nb", "x".repeat(25).as_str()] {
         let refused = browser.send(server.addr, "PATCH", "/api/profile", Some(json!({ "name": bad }))).await;
@@ -126,11 +127,15 @@ async fn a_name_follows_the_rules_of_a_seats_name_and_can_change() {
     let renamed = browser.send(server.addr, "PATCH", "/api/profile", Some(json!({ "name": "Grace" }))).await;
     assert_eq!(renamed.body["name"], "Grace");
     let public = Browser::default().send(server.addr, "GET", &format!("/api/profiles/{id}"), None).await;
-    assert_eq!((public.body["name"].as_str(), public.body["deleted"].as_bool()), (Some("Grace"), Some(false)));
+    assert_eq!(
+        (public.body["name"].as_str(), public.body["deleted"].as_bool()),
+        (Some("Grace"), Some(false))
+    );
     let nobody = Browser::default().send(server.addr, "GET", "/api/profiles/nobody000000", None).await;
     assert_eq!((nobody.status, nobody.body["error"].as_str()), (404, Some("profile_not_found")));
     // Without a profile there is nothing to rename.
-    let refused = Browser::default().send(server.addr, "PATCH", "/api/profile", Some(json!({ "name": "x" }))).await;
+    let refused =
+        Browser::default().send(server.addr, "PATCH", "/api/profile", Some(json!({ "name": "x" }))).await;
     assert_eq!(refused.status, 401);
     server.stop().await;
 }
@@ -140,8 +145,11 @@ async fn room_between(addr: SocketAddr, host: &mut Browser, guest: &mut Browser)
     let created = host.send(addr, "POST", "/api/rooms", Some(json!({ "role": "fugitive" }))).await;
     assert_eq!(created.status, 201, "{}", created.body);
     let room = created.body["room"].as_str().unwrap().to_string();
-    let invite = created.body["links"]["invite"].as_str().unwrap().split("#invite=").nth(1).unwrap().to_string();
-    let claimed = guest.send(addr, "POST", &format!("/api/rooms/{room}/claim"), Some(json!({ "invite": invite }))).await;
+    let invite =
+        created.body["links"]["invite"].as_str().unwrap().split("#invite=").nth(1).unwrap().to_string();
+    let claimed = guest
+        .send(addr, "POST", &format!("/api/rooms/{room}/claim"), Some(json!({ "invite": invite })))
+        .await;
     assert_eq!(claimed.status, 200, "{}", claimed.body);
     (room, created.body["token"].as_str().unwrap().into(), claimed.body["token"].as_str().unwrap().into())
 }
@@ -159,8 +167,11 @@ async fn seats_taken_under_a_profile_follow_it_through_a_transfer_link_that_work
     let (_, _, _) = room_between(addr, &mut anonymous, &mut Browser::default()).await;
 
     let listed = ada.send(addr, "GET", "/api/profile/seats", None).await.body;
-    assert_eq!(listed["seats"], json!([{ "room": room, "seat": 0, "token": ada_token,
-        "link": format!("/room/{room}#seat={ada_token}") }]));
+    assert_eq!(
+        listed["seats"],
+        json!([{ "room": room, "seat": 0, "token": ada_token,
+        "link": format!("/room/{room}#seat={ada_token}") }])
+    );
     let listed = bob.send(addr, "GET", "/api/profile/seats", None).await.body;
     assert_eq!(listed["seats"][0]["token"], bob_token.as_str());
     assert_eq!(listed["seats"].as_array().unwrap().len(), 1);
@@ -184,14 +195,17 @@ async fn seats_taken_under_a_profile_follow_it_through_a_transfer_link_that_work
 
     // The link and the short code of that transfer are both spent.
     for code in [code.to_string(), transfer["code"].as_str().unwrap().to_string()] {
-        let spent = Browser::default().send(addr, "POST", "/api/profile/transfer/redeem", Some(json!({ "code": code }))).await;
+        let spent = Browser::default()
+            .send(addr, "POST", "/api/profile/transfer/redeem", Some(json!({ "code": code })))
+            .await;
         assert_eq!((spent.status, spent.body["error"].as_str()), (404, Some("transfer_invalid")));
     }
     // A short code as typed on a phone, in lower case with a space, works as well.
     let transfer = phone.send(addr, "POST", "/api/profile/transfer", None).await.body;
     let typed = transfer["code"].as_str().unwrap().to_lowercase().replace('-', " ");
     let mut tablet = Browser::default();
-    let moved = tablet.send(addr, "POST", "/api/profile/transfer/redeem", Some(json!({ "code": typed }))).await;
+    let moved =
+        tablet.send(addr, "POST", "/api/profile/transfer/redeem", Some(json!({ "code": typed }))).await;
     assert_eq!((moved.status, &moved.body["id"]), (200, &json!(ada_id)));
     server.stop().await;
 }
@@ -212,13 +226,17 @@ async fn a_deleted_profile_is_gone_and_its_games_stay_under_deleted_player() {
     assert_eq!(deleted.status, 204);
     assert!(deleted.set_cookie.unwrap().contains("Max-Age=0"));
     assert!(ada.cookie.is_none());
-    for (method, path) in [("GET", "/api/profile"), ("GET", "/api/profile/seats"), ("POST", "/api/profile/transfer")] {
+    for (method, path) in
+        [("GET", "/api/profile"), ("GET", "/api/profile/seats"), ("POST", "/api/profile/transfer")]
+    {
         let refused = old_cookie.clone().send(addr, method, path, None).await;
         assert_eq!((refused.status, refused.body["error"].as_str()), (401, Some("no_profile")), "{path}");
     }
     // A transfer made before is void.
     let code = transfer["code"].as_str().unwrap();
-    let refused = Browser::default().send(addr, "POST", "/api/profile/transfer/redeem", Some(json!({ "code": code }))).await;
+    let refused = Browser::default()
+        .send(addr, "POST", "/api/profile/transfer/redeem", Some(json!({ "code": code })))
+        .await;
     assert_eq!(refused.status, 404);
     let public = bob.send(addr, "GET", &format!("/api/profiles/{ada_id}"), None).await.body;
     assert_eq!((public["deleted"].as_bool(), &public["name"]), (Some(true), &Value::Null));
@@ -255,10 +273,16 @@ async fn expiry_and_single_use(db: &Db) {
     assert_eq!(profiles::redeem_transfer(db, "old", 2_000).await.unwrap(), None, "expired at 2000");
     assert_eq!(profiles::redeem_transfer(db, "old", 1_500).await.unwrap(), None, "and spent by that try");
 
-    profiles::create_transfer(db, "t2", "aaaaaaaaaaaa", &[code("link"), code("short")], 1_000, 9_000).await.unwrap();
+    profiles::create_transfer(db, "t2", "aaaaaaaaaaaa", &[code("link"), code("short")], 1_000, 9_000)
+        .await
+        .unwrap();
     let tries = (0..8).map(|_| profiles::redeem_transfer(db, "link", 1_500));
     let won: Vec<_> = futures_util::future::join_all(tries).await.into_iter().map(Result::unwrap).collect();
     assert_eq!(won.iter().filter(|w| w.is_some()).count(), 1, "{won:?}");
     assert_eq!(won.iter().flatten().next().unwrap(), &("aaaaaaaaaaaa".to_string(), "00".to_string()));
-    assert_eq!(profiles::redeem_transfer(db, "short", 1_500).await.unwrap(), None, "the same transfer's code");
+    assert_eq!(
+        profiles::redeem_transfer(db, "short", 1_500).await.unwrap(),
+        None,
+        "the same transfer's code"
+    );
 }

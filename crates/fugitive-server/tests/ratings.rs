@@ -78,7 +78,10 @@ async fn kill_9_keeps_the_rating_change_exactly_once(db: TestDb, args: &[&str]) 
     assert!(bob_page["ratings"]["marshal"]["rating"].as_f64().unwrap() < 1500.0);
     assert_eq!(ada_page["games"].as_array().unwrap().len(), 1);
     let game = &ada_page["games"][0];
-    assert_eq!((&game["role"], &game["won"], &game["opponent"]), (&json!("fugitive"), &json!(true), &json!(bob)));
+    assert_eq!(
+        (&game["role"], &game["won"], &game["opponent"]),
+        (&json!("fugitive"), &json!(true), &json!(bob))
+    );
     assert_eq!(game["replay"], format!("/room/{room}/game/1"));
     let (status, change) = http(addr, "GET", &format!("/api/rooms/{room}/games/1/rating"), None).await;
     assert_eq!(status, 200, "{change}");
@@ -121,10 +124,15 @@ async fn games_without_a_clock_against_the_computer_between_one_profile_or_abort
     let mut marshal = Client::join(addr, &alone, Some(&ada_token)).await;
     assert_eq!(marshal.act(json!({ "type": "resign" })).await["ok"], true);
     // The computer.
-    let computer =
-        post(addr, "/api/rooms", &ada_cookie, json!({ "role": "marshal", "turn_clock_secs": 300, "opponent": { "bot": "random" } }))
-            .await;
-    let mut ada_seat = Client::join(addr, computer["room"].as_str().unwrap(), computer["token"].as_str()).await;
+    let computer = post(
+        addr,
+        "/api/rooms",
+        &ada_cookie,
+        json!({ "role": "marshal", "turn_clock_secs": 300, "opponent": { "bot": "random" } }),
+    )
+    .await;
+    let mut ada_seat =
+        Client::join(addr, computer["room"].as_str().unwrap(), computer["token"].as_str()).await;
     assert_eq!(ada_seat.act(json!({ "type": "resign" })).await["ok"], true);
     // Aborted: the Marshal never moves within his 1-second clock.
     let (aborted, ada_token, _) = room(addr, &ada_cookie, &bob_cookie, json!({ "turn_clock_secs": 1 })).await;

@@ -68,21 +68,23 @@ pub async fn insert(db: &Db, seek: &StoredSeek, max: i64) -> Result<bool, DbErro
     if open >= max {
         return Ok(false);
     }
-    sqlx::query(&format!("INSERT INTO seeks ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"))
-        .bind(&seek.id)
-        .bind(&seek.profile)
-        .bind(&seek.role)
-        .bind(&seek.rules)
-        .bind(seek.turn_clock_secs)
-        .bind(i64::from(seek.rated))
-        .bind(&seek.room)
-        .bind(&seek.token_hash)
-        .bind(&seek.sealed_token)
-        .bind(&seek.node)
-        .bind(seek.created_at)
-        .bind(seek.expires_at)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(&format!(
+        "INSERT INTO seeks ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+    ))
+    .bind(&seek.id)
+    .bind(&seek.profile)
+    .bind(&seek.role)
+    .bind(&seek.rules)
+    .bind(seek.turn_clock_secs)
+    .bind(i64::from(seek.rated))
+    .bind(&seek.room)
+    .bind(&seek.token_hash)
+    .bind(&seek.sealed_token)
+    .bind(&seek.node)
+    .bind(seek.created_at)
+    .bind(seek.expires_at)
+    .execute(&mut *tx)
+    .await?;
     tx.commit().await?;
     Ok(true)
 }

@@ -214,7 +214,11 @@ pub async fn create_transfer(
 ///
 /// # Errors
 /// On a database failure; then nothing was used.
-pub async fn redeem_transfer(db: &Db, code_hash: &str, now: i64) -> Result<Option<(String, String)>, DbError> {
+pub async fn redeem_transfer(
+    db: &Db,
+    code_hash: &str,
+    now: i64,
+) -> Result<Option<(String, String)>, DbError> {
     let mut tx = db.pool().begin().await?;
     let row = sqlx::query(
         "DELETE FROM transfers WHERE code_hash = $1 RETURNING transfer_id, profile_id, sealed_secret, expires_at",

@@ -37,7 +37,8 @@ const ENSURE: &str = "INSERT INTO ratings (profile_id, role, rating, deviation, 
      VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (profile_id, role) DO NOTHING";
 /// Takes the row's lock (PostgreSQL) before it is read.
 const LOCK: &str = "UPDATE ratings SET games = games WHERE profile_id = $1 AND role = $2";
-const READ: &str = "SELECT rating, deviation, volatility, games FROM ratings WHERE profile_id = $1 AND role = $2";
+const READ: &str =
+    "SELECT rating, deviation, volatility, games FROM ratings WHERE profile_id = $1 AND role = $2";
 const RECORD: &str = "INSERT INTO rated_games (room_id, game, fugitive_profile, marshal_profile, winner, reason, \
      fugitive_before, fugitive_after, marshal_before, marshal_after, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (room_id, game) DO NOTHING";
@@ -122,11 +123,13 @@ pub(crate) async fn settle(tx: &mut Transaction<'_, Any>, endings: &[Ending]) ->
     let mut rated = Vec::new();
     for ending in endings {
         let room = ending.room.to_string();
-        let Some(row) = sqlx::query(FACTS).bind(&room).bind(ending.game as i64).fetch_optional(&mut **tx).await?
+        let Some(row) =
+            sqlx::query(FACTS).bind(&room).bind(ending.game as i64).fetch_optional(&mut **tx).await?
         else {
             continue;
         };
-        let (clock, computer, fugitive_seat): (Option<i64>, Option<String>, i64) = (row.get(0), row.get(1), row.get(2));
+        let (clock, computer, fugitive_seat): (Option<i64>, Option<String>, i64) =
+            (row.get(0), row.get(1), row.get(2));
         if row.get::<Option<i64>, _>(3).is_some_and(|casual| casual != 0) {
             continue;
         }
@@ -137,8 +140,13 @@ pub(crate) async fn settle(tx: &mut Transaction<'_, Any>, endings: &[Ending]) ->
             }
         }
         let loser = role_name(ending.outcome.winner.opponent());
-        let moves: i64 =
-            sqlx::query(MOVES).bind(&room).bind(ending.game as i64).bind(loser).fetch_one(&mut **tx).await?.get(0);
+        let moves: i64 = sqlx::query(MOVES)
+            .bind(&room)
+            .bind(ending.game as i64)
+            .bind(loser)
+            .fetch_one(&mut **tx)
+            .await?
+            .get(0);
         let facts = Facts {
             clock: clock.is_some(),
             computer: has_bot(computer.as_deref()),
@@ -165,7 +173,8 @@ pub(crate) async fn settle(tx: &mut Transaction<'_, Any>, endings: &[Ending]) ->
             .await?;
         sqlx::query(LOCK).bind(&profile).bind(role).execute(&mut **tx).await?;
         let row = sqlx::query(READ).bind(&profile).bind(role).fetch_one(&mut **tx).await?;
-        let rating = Rating { rating: row.get(0), deviation: row.get(1), volatility: row.get(2), games: row.get(3) };
+        let rating =
+            Rating { rating: row.get(0), deviation: row.get(1), volatility: row.get(2), games: row.get(3) };
         current.insert((profile, role), rating);
     }
     for game in &rated {
@@ -234,7 +243,9 @@ pub(crate) fn settle_sqlite(tx: &rusqlite::Transaction<'_>, endings: &[Ending]) 
         }
         let mut profiles = [None, None];
         let mut seats = tx.prepare_cached(SEATS)?;
-        let rows = seats.query_map(rusqlite::params![room], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)))?;
+        let rows = seats.query_map(rusqlite::params![room], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+        })?;
         for row in rows {
             let (seat, profile) = row?;
             if let Some(slot) = usize::try_from(seat).ok().and_then(|s| profiles.get_mut(s)) {
@@ -242,7 +253,8 @@ pub(crate) fn settle_sqlite(tx: &rusqlite::Transaction<'_>, endings: &[Ending]) 
             }
         }
         let loser = role_name(ending.outcome.winner.opponent());
-        let moves: i64 = tx.query_row(MOVES, rusqlite::params![room, ending.game as i64, loser], |row| row.get(0))?;
+        let moves: i64 =
+            tx.query_row(MOVES, rusqlite::params![room, ending.game as i64, loser], |row| row.get(0))?;
         let facts = Facts {
             clock: clock.is_some(),
             computer: has_bot(computer.as_deref()),
@@ -263,7 +275,12 @@ pub(crate) fn settle_sqlite(tx: &rusqlite::Transaction<'_>, endings: &[Ending]) 
             rusqlite::params![profile, role, start.rating, start.deviation, start.volatility, endings[0].at],
         )?;
         let rating = tx.query_row(READ, rusqlite::params![profile, role], |row| {
-            Ok(Rating { rating: row.get(0)?, deviation: row.get(1)?, volatility: row.get(2)?, games: row.get(3)? })
+            Ok(Rating {
+                rating: row.get(0)?,
+                deviation: row.get(1)?,
+                volatility: row.get(2)?,
+                games: row.get(3)?,
+            })
         })?;
         current.insert((profile, role), rating);
     }
@@ -292,7 +309,10 @@ pub(crate) fn settle_sqlite(tx: &rusqlite::Transaction<'_>, endings: &[Ending]) 
         for (profile, role, new) in
             [(&game.fugitive, "fugitive", settled.fugitive.1), (&game.marshal, "marshal", settled.marshal.1)]
         {
-            tx.execute(UPDATE, rusqlite::params![new.rating, new.deviation, new.volatility, new.games, e.at, profile, role])?;
+            tx.execute(
+                UPDATE,
+                rusqlite::params![new.rating, new.deviation, new.volatility, new.games, e.at, profile, role],
+            )?;
             current.insert((profile.clone(), role), new);
         }
     }
@@ -304,10 +324,11 @@ pub(crate) fn settle_sqlite(tx: &rusqlite::Transaction<'_>, endings: &[Ending]) 
 /// # Errors
 /// On a database failure.
 pub async fn of_profile(db: &super::Db, profile: &str) -> Result<Vec<(Role, Rating)>, DbError> {
-    let rows = sqlx::query("SELECT role, rating, deviation, volatility, games FROM ratings WHERE profile_id = $1")
-        .bind(profile)
-        .fetch_all(db.pool())
-        .await?;
+    let rows =
+        sqlx::query("SELECT role, rating, deviation, volatility, games FROM ratings WHERE profile_id = $1")
+            .bind(profile)
+            .fetch_all(db.pool())
+            .await?;
     Ok(rows
         .into_iter()
         .filter_map(|row| {
@@ -316,7 +337,15 @@ pub async fn of_profile(db: &super::Db, profile: &str) -> Result<Vec<(Role, Rati
                 "marshal" => Role::Marshal,
                 _ => return None,
             };
-            Some((role, Rating { rating: row.get(1), deviation: row.get(2), volatility: row.get(3), games: row.get(4) }))
+            Some((
+                role,
+                Rating {
+                    rating: row.get(1),
+                    deviation: row.get(2),
+                    volatility: row.get(3),
+                    games: row.get(4),
+                },
+            ))
         })
         .collect())
 }
@@ -466,7 +495,12 @@ pub async fn leaders(db: &super::Db, role: Role, since: i64) -> Result<Vec<Leade
         .map(|row| Leader {
             profile: row.get(0),
             name: row.get(1),
-            rating: Rating { rating: row.get(2), deviation: row.get(3), volatility: row.get(4), games: row.get(5) },
+            rating: Rating {
+                rating: row.get(2),
+                deviation: row.get(3),
+                volatility: row.get(4),
+                games: row.get(5),
+            },
             recent: row.get(6),
         })
         .collect())

@@ -586,7 +586,12 @@ fn endings(batch: &[Append], written: &[Written]) -> Vec<super::ratings::Ending>
         .filter(|(_, written)| **written == Written::Stored)
         .filter_map(|(append, _)| {
             let outcome = append.finished?;
-            Some(super::ratings::Ending { room: append.room, game: append.game, outcome, at: append.record.at })
+            Some(super::ratings::Ending {
+                room: append.room,
+                game: append.game,
+                outcome,
+                at: append.record.at,
+            })
         })
         .collect()
 }

@@ -146,7 +146,10 @@ mod tests {
         assert_eq!(parse_cookie("fugitive_profile=NOT-AN-ID.x"), None);
         assert_eq!(parse_cookie(&format!("fugitive_profile={id}.")), None);
         let set = set_cookie(&id, "s3cret", true);
-        assert!(set.contains("HttpOnly") && set.contains("SameSite=Lax") && set.ends_with("; Secure"), "{set}");
+        assert!(
+            set.contains("HttpOnly") && set.contains("SameSite=Lax") && set.ends_with("; Secure"),
+            "{set}"
+        );
         assert!(!set_cookie(&id, "s3cret", false).contains("Secure"));
     }
 
@@ -168,6 +171,9 @@ mod tests {
         let plain = code.replace('-', "");
         assert_eq!(normalize_code(&code), plain);
         assert_eq!(normalize_code(&format!(" {} ", code.to_lowercase().replace('-', " "))), plain);
-        assert_eq!(normalize_code("a-long-link-secret-of-many-characters"), "a-long-link-secret-of-many-characters");
+        assert_eq!(
+            normalize_code("a-long-link-secret-of-many-characters"),
+            "a-long-link-secret-of-many-characters"
+        );
     }
 }

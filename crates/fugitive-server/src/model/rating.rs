@@ -43,7 +43,12 @@ impl Rating {
     }
 
     fn after(self, new: Glicko2Rating) -> Rating {
-        Rating { rating: new.rating, deviation: new.deviation, volatility: new.volatility, games: self.games + 1 }
+        Rating {
+            rating: new.rating,
+            deviation: new.deviation,
+            volatility: new.volatility,
+            games: self.games + 1,
+        }
     }
 }
 
@@ -135,7 +140,10 @@ mod tests {
         assert_eq!(rated(&finished(Reason::Resignation)), Ok(()));
         assert_eq!(rated(&finished(Reason::TimeOut)), Ok(()));
         assert_eq!(rated(&Finished { clock: false, ..finished(Reason::Resignation) }), Err(Unrated::NoClock));
-        assert_eq!(rated(&Finished { computer: true, ..finished(Reason::Resignation) }), Err(Unrated::Computer));
+        assert_eq!(
+            rated(&Finished { computer: true, ..finished(Reason::Resignation) }),
+            Err(Unrated::Computer)
+        );
         let same = Finished { marshal: Some("ada"), ..finished(Reason::Resignation) };
         assert_eq!(rated(&same), Err(Unrated::NotTwoProfiles));
         let alone = Finished { fugitive: None, ..finished(Reason::Resignation) };

@@ -199,7 +199,12 @@ mod tests {
 
     #[test]
     fn a_seek_has_a_clock_of_at_most_seven_days() {
-        let ok = SeekRequest { role: Wanted::Random, rules: RuleOptions::default(), turn_clock_secs: 300, rated: true };
+        let ok = SeekRequest {
+            role: Wanted::Random,
+            rules: RuleOptions::default(),
+            turn_clock_secs: 300,
+            rated: true,
+        };
         assert_eq!(check(&ok), Ok(()));
         assert_eq!(check(&SeekRequest { turn_clock_secs: 0, ..ok }), Err(SeekError::Clock));
         assert_eq!(check(&SeekRequest { turn_clock_secs: 604_801, ..ok }), Err(SeekError::Clock));
