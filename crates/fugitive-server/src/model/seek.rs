@@ -177,8 +177,9 @@ mod tests {
 
     #[test]
     fn a_pool_pairs_close_ratings_at_once_and_far_ones_after_a_wait() {
+        // a as the Marshal (1500) against b as the Fugitive (1550) is the closer pair: 50.
         let near = [waiter(1, "a", 1500.0, 1500.0, 0), waiter(2, "b", 1550.0, 1580.0, 0)];
-        assert_eq!(pair(&near, 0), Some((0, 1, Role::Fugitive)));
+        assert_eq!(pair(&near, 0), Some((0, 1, Role::Marshal)));
         let far = [waiter(1, "a", 1500.0, 1500.0, 0), waiter(2, "b", 1800.0, 1800.0, 0)];
         assert_eq!(pair(&far, 0), None);
         assert_eq!(pair(&far, 19_999), None);
