@@ -5,12 +5,16 @@ import { t, language, setLanguage, onLanguageChange, LANGUAGE_NAMES } from './i1
 import { showLanding } from './landing.js';
 import { showRoom } from './room.js';
 import { showReplay } from './replay.js';
+import { showProfilePage } from './profile-page.js';
+import { showLeaderboard } from './leaderboard.js';
+import { showLobby } from './lobby.js';
 import { renderHowto } from './howto.js';
 import { replace, h } from './dom.js';
 import { soundOn, setSound, onSoundChange } from './sound.js';
 import { icon } from './art.js';
 
 const ROOM_PATH = /^\/room\/([0-9a-fA-F-]{36})\/?$/;
+const PROFILE_PATH = /^\/@\/([a-z0-9]{12})\/?$/;
 const REPLAY_PATH = /^\/room\/([0-9a-fA-F-]{36})\/game\/([1-9][0-9]*)\/?$/;
 
 function header() {
@@ -65,7 +69,14 @@ function route() {
   const root = document.getElementById('app');
   const match = location.pathname.match(ROOM_PATH);
   const replay = location.pathname.match(REPLAY_PATH);
-  if (replay) {
+  const profile = location.pathname.match(PROFILE_PATH);
+  if (profile) {
+    showProfilePage(root, profile[1]);
+  } else if (location.pathname === '/leaderboard') {
+    showLeaderboard(root);
+  } else if (location.pathname === '/lobby') {
+    showLobby(root);
+  } else if (replay) {
     showReplay(root, replay[1].toLowerCase(), Number(replay[2]));
   } else if (match) {
     document.title = `${t('title.room')} — Fugitive`;

@@ -7,6 +7,7 @@ import { keepSeat } from './seat.js';
 import { renderShare } from './share.js';
 import { rememberGame, loadMyGames, renderMyGames } from './mygames.js';
 import { BALANCE } from './balance.js';
+import { profilePanel } from './profile.js';
 
 const CLOCKS = [
   ['', 'clock.none'],
@@ -38,11 +39,15 @@ export function showLanding(root) {
   // The computer's levels with their ratings per role, from the server (`GET /api/levels`);
   // until they arrive, or if they cannot, the two levels every server has, without ratings.
   let levels = [{ level: 'easy' }, { level: 'hard' }];
+  const profile = profilePanel(() => render());
+  // A room created before the profile exists would not be the profile's.
+  const ready = profile.start().catch(() => null);
 
   async function create(opponent) {
     busy = opponent;
     error = null;
     render();
+    await ready;
     const body = {
       role: form.role,
       rules: {
@@ -297,7 +302,13 @@ export function showLanding(root) {
       h(
         'div',
         { class: 'landing' },
-        h('section', { class: 'intro' }, h('h1', {}, 'Fugitive'), h('p', { class: 'tagline' }, t('landing.tagline'))),
+        h(
+          'section',
+          { class: 'intro' },
+          h('h1', {}, 'Fugitive'),
+          h('p', { class: 'tagline' }, t('landing.tagline')),
+          h('p', {}, h('a', { class: 'button', href: '/lobby', 'data-testid': 'to-lobby' }, t('lobby.link'))),
+        ),
         created
           ? h(
               'div',
@@ -311,13 +322,15 @@ export function showLanding(root) {
             )
           : start(),
         created ? null : renderMyGames(mine),
+        created ? null : profile.element(),
       ),
     );
   }
 
   onLanguageChange(render);
   render();
-  loadMyGames().then((entries) => {
+  // The profile first: its seats join "my games".
+  ready.then(loadMyGames).then((entries) => {
     mine = entries;
     render();
   });

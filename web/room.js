@@ -274,7 +274,11 @@ class RoomPage {
         renderStatus(view),
         renderLastMove(view, recent),
         over
-          ? renderGameOver(this.msg, this.room, { busy: this.busy, rematch: () => this.send(this.conn.rematch()) })
+          ? renderGameOver(this.msg, this.room, {
+              busy: this.busy,
+              rematch: () => this.send(this.conn.rematch()),
+              changed: () => this.render(),
+            })
           : null,
         renderManhuntNote(view),
         this.sharePanel(),

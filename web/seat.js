@@ -16,6 +16,12 @@ export function keepSeat(room, token, links) {
   local.setJson(shareKey(room), links);
 }
 
+/// Keeps a seat that came back with the profile (`profile.js`), unless this browser holds one in
+/// that room already.
+export function holdSeat(room, token) {
+  if (local.get(seatKey(room)) === null) local.set(seatKey(room), token);
+}
+
 /// The rooms this browser holds a seat in.
 export function seatRooms() {
   return local

@@ -7,14 +7,16 @@ import { outcomeText } from '../history.js';
 import { renderFinalHands } from '../final-hands.js';
 import { replayPath } from '../replay.js';
 import { renderSeriesWinner } from './series.js';
+import { renderRatingChange } from '../rating-change.js';
 
-/// The game-over panel of the state `msg` in room `room`; `on`: { busy, rematch() }.
+/// The game-over panel of the state `msg` in room `room`; `on`: { busy, rematch(), changed() }.
 export function renderGameOver(msg, room, on) {
   const { view } = msg;
   const me = view.viewer;
   const panel = [
     h('h2', { class: 'over-line', 'data-testid': 'over-line' }, outcomeText(view.outcome, me)),
     renderSeriesWinner(view, msg.room),
+    renderRatingChange(room, msg.game, on.changed ?? (() => {})),
     h('p', { class: 'reveal-note' }, t('over.revealed')),
     renderFinalHands(view, 'final-hand'),
   ];

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::ConnectInfo;
+use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use axum::http::header::{CONNECTION, RETRY_AFTER};
 use axum::response::{IntoResponse, Response};
@@ -39,6 +41,10 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     /// Room creations and claims per client address.
     pub limiter: Arc<RoomLimiter>,
+    /// Profiles made and transfer codes tried per client address (the same limit).
+    pub profile_limiter: Arc<RoomLimiter>,
+    /// The lobby: seeks and quick pairing.
+    pub lobby: crate::lobby::Lobby,
 }
 
 /// An HTTP error: a status, a stable code and a message that is safe to show.
@@ -135,5 +141,22 @@ impl From<RoomsError> for AppError {
                 AppError::Unavailable
             }
         }
+    }
+}
+
+/// A request body, or the error its rejection stands for.
+pub(crate) fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, AppError> {
+    body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
+        _ => AppError::BadRequest(rejection.body_text()),
+    })
+}
+
+/// Reads a JSON object: serde would also take an array for a struct, field by field.
+pub(crate) fn json_object<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
+    let bad = |e: serde_json::Error| AppError::BadRequest(format!("bad request body: {e}"));
+    match serde_json::from_slice(body).map_err(bad)? {
+        object @ serde_json::Value::Object(_) => serde_json::from_value(object).map_err(bad),
+        _ => Err(AppError::BadRequest("the request body must be a JSON object".into())),
     }
 }

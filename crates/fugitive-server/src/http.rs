@@ -19,7 +19,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use uuid::Uuid;
 
-use crate::app::{AppError, AppState, Peer};
+use crate::app::{AppError, AppState, Peer, body_bytes, json_object};
 use crate::metrics;
 use crate::model::options::Computer;
 use crate::model::table::{BEST_OF, MAX_TURN_CLOCK_SECS};
@@ -59,9 +59,11 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .route("/ws/v1/rooms/{room}", get(socket::upgrade))
         .route("/ws/v2/rooms/{room}", get(socket::upgrade_v2))
         .route("/api/origin", get(socket::check_origin))
+        .route("/ws/lobby", get(crate::socket_lobby::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }))
+        .merge(crate::http_profile::routes())
         .merge(web::routes(web_dir))
         .layer(DefaultBodyLimit::max(4096))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
@@ -174,22 +176,6 @@ fn json_body<T: serde::de::DeserializeOwned + Default>(
     json_object(&body)
 }
 
-fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, AppError> {
-    body.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
-        _ => AppError::BadRequest(rejection.body_text()),
-    })
-}
-
-/// Reads a JSON object: serde would also take an array for a struct, field by field.
-fn json_object<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, AppError> {
-    let bad = |e: serde_json::Error| AppError::BadRequest(format!("bad request body: {e}"));
-    match serde_json::from_slice(body).map_err(bad)? {
-        object @ serde_json::Value::Object(_) => serde_json::from_value(object).map_err(bad),
-        _ => Err(AppError::BadRequest("the request body must be a JSON object".into())),
-    }
-}
-
 fn room_id(text: &str) -> Result<Uuid, AppError> {
     Uuid::parse_str(text).map_err(|_| AppError::RoomNotFound)
 }
@@ -241,6 +227,14 @@ async fn create_room(
         })?;
     }
     tracing::info!(room = %created.room, %role, "room created");
+    crate::http_profile::attach_seat(
+        &app,
+        &headers,
+        created.room,
+        crate::model::seat::Seat::Host,
+        &created.token,
+    )
+    .await;
     let granted = SeatGranted {
         room: created.room,
         role,
@@ -289,6 +283,14 @@ async fn claim_seat(
     match claimed {
         Ok(claimed) => {
             tracing::info!(%room, role = %claimed.role, "seat claimed");
+            crate::http_profile::attach_seat(
+                &app,
+                &headers,
+                room,
+                crate::model::seat::Seat::Guest,
+                &claimed.token,
+            )
+            .await;
             let links = links(room, &claimed.token, None);
             Ok(Json(SeatGranted { room, role: claimed.role, token: claimed.token, links }))
         }

@@ -12,6 +12,9 @@
 //!   (the WebSocket endpoint: Origin check and caps before the upgrade, then a writer task and a
 //!   reader loop per socket), `web.rs` (the web client's files, the security headers);
 //! - `app.rs`: what the edges share: `AppState`, `AppError`;
+//! - `lobby.rs` (at the level of `rooms.rs`): the lobby (issue 25): seeks pushed live, taking
+//!   one once, quick-pairing pools; `http_profile.rs` (profiles without an account: the cookie,
+//!   names, transfer codes, deletion) and `socket_lobby.rs` (the lobby's WebSocket) are edges;
 //! - `rooms.rs`: the registry of room actors: create, load from the database and rebuild by
 //!   replay, expire idle rooms; `cluster/`: several nodes on one PostgreSQL database (`listen`:
 //!   the notices and the heartbeat; `lease`: who runs a room's clock);
@@ -35,7 +38,9 @@ pub mod computer;
 pub mod config;
 pub mod db;
 pub mod http;
+pub mod http_profile;
 pub mod limit;
+pub mod lobby;
 pub mod mailbox;
 pub mod metrics;
 pub mod model;
@@ -45,6 +50,7 @@ pub mod room;
 pub mod rooms;
 pub mod serve;
 pub mod socket;
+pub mod socket_lobby;
 pub mod web;
 
 use std::future::Future;
@@ -129,7 +135,9 @@ pub async fn run(
         Cluster::single()
     };
     let rooms = Rooms::with_cluster(db.clone(), limits, cluster.clone());
-    let background = cluster::listen::start(&cluster, db.clone(), rooms.clone());
+    let lobby = lobby::Lobby::new(rooms.clone());
+    let lobby_task = tokio::spawn(lobby.clone().run());
+    let background = cluster::listen::start(&cluster, db.clone(), rooms.clone(), lobby.clone());
     let (stop_tx, stop) = watch::channel(false);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));
@@ -140,6 +148,11 @@ pub async fn run(
         stop: stop.clone(),
         metrics,
         limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
+        lobby: lobby.clone(),
+        profile_limiter: Arc::new(RoomLimiter::new(
+            config.max_rooms_per_minute,
+            config.client_ip_header.clone(),
+        )),
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);
@@ -178,6 +191,7 @@ pub async fn run(
         tracing::warn!("some sockets did not close in time");
     }
     expiry.abort();
+    lobby_task.abort();
     for task in background {
         task.abort();
     }

@@ -158,19 +158,38 @@ impl Rooms {
         computer: Computer,
     ) -> Result<Created, DbError> {
         let token = new_secret();
+        let id = Uuid::new_v4();
+        let invite = self.create_as(id, hash_secret(&token), role, rules, turn_clock_secs, computer).await?;
+        Ok(Created { room: id, role, token, invite })
+    }
+
+    /// [`Rooms::create`] with the room's id and the hash of the creator's token chosen
+    /// beforehand (a seek of the lobby chooses them when it is made): the invitation.
+    ///
+    /// # Errors
+    /// On a database failure (the id taken included); then nothing was created.
+    pub async fn create_as(
+        &self,
+        id: Uuid,
+        host_token_hash: String,
+        role: Role,
+        rules: RuleOptions,
+        turn_clock_secs: Option<u64>,
+        computer: Computer,
+    ) -> Result<String, DbError> {
         let invite = new_secret();
         let room = NewRoom {
-            id: Uuid::new_v4(),
+            id,
             rules,
             turn_clock_secs,
             invite_hash: hash_secret(&invite),
-            host_token_hash: hash_secret(&token),
+            host_token_hash,
             seed: new_seed(self.inner.limits.deal_seed, 1),
             fugitive_seat: if role == Role::Fugitive { Seat::Host } else { Seat::Guest },
             computer,
         };
         self.inner.db.create_room(&room).await?;
-        Ok(Created { room: room.id, role, token, invite })
+        Ok(invite)
     }
 
     /// The running room `id`, loading it from the database if it is not in memory.

@@ -59,7 +59,8 @@ fn served(path: &str) -> bool {
     !hidden && extension.is_some_and(|ext| EXTENSIONS.contains(&ext))
 }
 
-/// The web client's routes: `/room/{room}` and the replay page `/room/{room}/game/{n}` are its
+/// The web client's routes: `/room/{room}`, the replay page `/room/{room}/game/{n}`, a profile's page
+/// `/@/{id}`, `/leaderboard` and `/lobby` are its
 /// `index.html`, the rest its files.
 pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
     let files = ServeDir::new(dir).append_index_html_on_directories(true);
@@ -67,7 +68,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
     let no_cache = HeaderValue::from_static("no-cache");
     Router::new()
         .route_service("/room/{room}", index.clone())
-        .route_service("/room/{room}/game/{game}", index)
+        .route_service("/room/{room}/game/{game}", index.clone())
+        .route_service("/@/{profile}", index.clone())
+        .route_service("/leaderboard", index.clone())
+        .route_service("/lobby", index)
         .fallback(move |request: Request<Body>| {
             let files = files.clone();
             async move {

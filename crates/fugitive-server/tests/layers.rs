@@ -24,9 +24,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("leases", &["cluster::lease"]),
     ("the machine", &["room::machine"]),
     ("the room's shell", &["room"]),
-    ("rooms and the cluster", &["rooms", "cluster"]),
+    ("rooms, the lobby and the cluster", &["rooms", "lobby", "cluster"]),
     ("app", &["app"]),
-    ("edges", &["http", "socket", "web", "serve"]),
+    ("edges", &["http", "http_profile", "socket", "socket_lobby", "web", "serve"]),
     ("wiring", &["lib", "main"]),
 ];
 

@@ -10,17 +10,21 @@ use uuid::Uuid;
 
 use super::lease::Cluster;
 use crate::db::{CHANNEL, Db, now_ms};
+use crate::lobby::Lobby;
 use crate::metrics;
 use crate::room::Heard;
 use crate::rooms::Rooms;
 
 /// Starts the node's background work: the heartbeat and the listener (none on one node).
-pub fn start(cluster: &Cluster, db: Db, rooms: Rooms) -> Vec<tokio::task::JoinHandle<()>> {
+pub fn start(cluster: &Cluster, db: Db, rooms: Rooms, lobby: Lobby) -> Vec<tokio::task::JoinHandle<()>> {
     if !cluster.is_shared() {
         return Vec::new();
     }
     metrics::node(db.node());
-    vec![tokio::spawn(heartbeat(cluster.clone(), db.clone(), rooms.clone())), tokio::spawn(listen(db, rooms))]
+    vec![
+        tokio::spawn(heartbeat(cluster.clone(), db.clone(), rooms.clone())),
+        tokio::spawn(listen(db, rooms, lobby)),
+    ]
 }
 
 async fn heartbeat(cluster: Cluster, db: Db, rooms: Rooms) {
@@ -53,7 +57,7 @@ async fn heartbeat(cluster: Cluster, db: Db, rooms: Rooms) {
 }
 
 /// Hears the other nodes' notices and hands them to the rooms loaded here.
-async fn listen(db: Db, rooms: Rooms) {
+async fn listen(db: Db, rooms: Rooms, lobby: Lobby) {
     let node = db.node().to_string();
     loop {
         let mut listener = match PgListener::connect(db.url()).await {
@@ -76,7 +80,7 @@ async fn listen(db: Db, rooms: Rooms) {
             match listener.try_recv().await {
                 Ok(Some(notice)) => {
                     for line in notice.payload().lines() {
-                        hear(&rooms, &node, line);
+                        hear(&rooms, &lobby, &node, line);
                     }
                 }
                 Ok(None) => {
@@ -95,7 +99,14 @@ async fn listen(db: Db, rooms: Rooms) {
 }
 
 /// One notice line (`db::CHANNEL`'s format).
-fn hear(rooms: &Rooms, node: &str, line: &str) {
+fn hear(rooms: &Rooms, lobby: &Lobby, node: &str, line: &str) {
+    // The lobby's lines end in free text (a JSON event): split off only their head.
+    if let [kind @ ("l" | "t"), from, _sent, rest] = line.splitn(4, ' ').collect::<Vec<_>>()[..] {
+        if from != node {
+            lobby.hear(kind, rest);
+        }
+        return;
+    }
     let fields: Vec<&str> = line.split(' ').collect();
     let (Some(kind), Some(from), Some(sent), Some(room)) =
         (fields.first(), fields.get(1), fields.get(2), fields.get(3))

@@ -7,6 +7,17 @@ use super::{CHANNEL, DB_NOW, Db, DbError, News, now_ms};
 use crate::model::seat::Presence;
 
 impl Db {
+    /// Sends one notice line of the lobby to the other nodes (PostgreSQL; nothing on SQLite).
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn notify_line(&self, line: &str) -> Result<(), DbError> {
+        if self.postgres {
+            sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(line).execute(&self.pool).await?;
+        }
+        Ok(())
+    }
+
     /// Tells the other nodes (PostgreSQL; nothing on SQLite). A lost notice is not fatal: the
     /// nodes also read a room back whenever a write conflicts.
     pub async fn notify(&self, news: News, room: Uuid) {

@@ -8,6 +8,9 @@
 //! rooms that wait in one transaction (group commit).
 
 mod leases;
+pub mod lobby;
+pub mod profiles;
+pub mod ratings;
 mod rooms;
 pub mod table;
 mod writer;

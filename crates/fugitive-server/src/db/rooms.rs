@@ -98,7 +98,7 @@ impl Db {
         game: u64,
         number: usize,
         record: &StoredAction,
-        finished: bool,
+        finished: Option<fugitive_core::Outcome>,
     ) -> Result<(), DbError> {
         self.writer.append(Append { room, game, number, record: *record, finished }).await
     }

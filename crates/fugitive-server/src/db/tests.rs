@@ -37,7 +37,7 @@ async fn expiry_spares_a_room_touched_after_it_was_selected() {
         client_seq: Some(1),
         at: cutoff + 1000,
     };
-    db.append_action(room.id, 1, 0, &record, false).await.unwrap();
+    db.append_action(room.id, 1, 0, &record, None).await.unwrap();
     assert!(!db.expire_room(room.id, cutoff).await.unwrap(), "a room touched since is not expired");
     let stored = db.load_room(room.id).await.unwrap().expect("the room is still there");
     assert_eq!(stored.game.actions, vec![record]);

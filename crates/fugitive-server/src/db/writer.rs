@@ -78,8 +78,9 @@ pub(crate) struct Append {
     pub(crate) game: u64,
     pub(crate) number: usize,
     pub(crate) record: StoredAction,
-    /// It ended the game: the game is marked finished in the same transaction.
-    pub(crate) finished: bool,
+    /// It ended the game, so: the game is marked finished, and rated (`ratings.rs`), in the same
+    /// transaction.
+    pub(crate) finished: Option<fugitive_core::Outcome>,
 }
 
 struct Pending {
@@ -479,6 +480,10 @@ async fn store(
     for &i in &order {
         written[i] = write(&mut tx, &batch[i]).await?;
     }
+    let endings = endings(batch, &written);
+    if !endings.is_empty() {
+        super::ratings::settle(&mut tx, &endings).await?;
+    }
     if let Some(node) = node {
         let sent = super::now_ms();
         let lines = order.iter().filter(|&&i| written[i] == Written::Stored).map(|&i| {
@@ -553,7 +558,7 @@ async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<Written
     if inserted == 0 {
         return Ok(Written::Conflict);
     }
-    if append.finished {
+    if append.finished.is_some() {
         sqlx::query("UPDATE games SET finished_at = $1 WHERE room_id = $2 AND game = $3")
             .bind(record.at)
             .bind(&id)
@@ -562,6 +567,24 @@ async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<Written
             .await?;
     }
     Ok(Written::Stored)
+}
+
+/// The games the stored actions of a batch ended, to rate in its transaction.
+fn endings(batch: &[Append], written: &[Written]) -> Vec<super::ratings::Ending> {
+    batch
+        .iter()
+        .zip(written)
+        .filter(|(_, written)| **written == Written::Stored)
+        .filter_map(|(append, _)| {
+            let outcome = append.finished?;
+            Some(super::ratings::Ending {
+                room: append.room,
+                game: append.game,
+                outcome,
+                at: append.record.at,
+            })
+        })
+        .collect()
 }
 
 /// [`store`] and [`write`] on the SQLite thread's connection: the same rows, the same
@@ -604,11 +627,15 @@ fn store_sqlite(
                 written.push(Written::Conflict);
                 continue;
             }
-            if append.finished {
+            if append.finished.is_some() {
                 finish.execute(rusqlite::params![record.at, id, append.game as i64])?;
             }
             written.push(Written::Stored);
         }
+    }
+    let endings = endings(batch, &written);
+    if !endings.is_empty() {
+        super::ratings::settle_sqlite(&tx, &endings)?;
     }
     if fail.before_commit {
         return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));

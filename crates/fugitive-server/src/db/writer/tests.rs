@@ -152,7 +152,7 @@ async fn an_action_another_node_stored_first_conflicts_alone(sqlite_writer: Sqli
             client_seq: None,
             at,
         },
-        finished: false,
+        finished: None,
     };
     // "Another node" stores the raced room's action 0 first.
     db.writer.append(append(raced.id, 1)).await.unwrap();
@@ -195,7 +195,7 @@ async fn an_action_of_a_room_that_expired_first_fails_alone(sqlite_writer: Sqlit
             client_seq: None,
             at: crate::db::now_ms(),
         },
-        finished: false,
+        finished: None,
     };
     // Expiry commits first: the room's unfinished game and its seats are gone.
     assert!(db.expire_room(expired.id, crate::db::now_ms() + 60_000).await.unwrap());

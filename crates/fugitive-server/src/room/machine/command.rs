@@ -112,7 +112,7 @@ impl Write {
 #[derive(Clone, Debug, PartialEq)]
 pub enum WriteOp {
     /// Append an action to the log under the unique key (room, game, number).
-    Append { game: u64, number: usize, record: StoredAction, finished: bool },
+    Append { game: u64, number: usize, record: StoredAction, finished: Option<fugitive_core::Outcome> },
     /// Store a seat's rematch offer after `game`; when both seats have offered, deal the next.
     Rematch { seat: Seat, game: u64, setup: Setup, fugitive_seat: Seat },
     /// Give the guest seat this token hash, if it is still free.

@@ -569,7 +569,7 @@ impl Machine {
             game: self.log.game_number,
             number: self.log.game.actions().len(),
             record,
-            finished: next.is_over(),
+            finished: next.outcome(),
         };
         Step::Write(Box::new(Write { op, then: Then::Append { input, record, next } }))
     }
