@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openTable, closeTable, newPlayer, createRoom, checkAxe } from './harness.mjs';
+import { openTable, closeTable, newPlayer, createRoom, checkAxe, chooseLanguage } from './harness.mjs';
 
 let server;
 let browser;
@@ -120,8 +120,7 @@ test('only the reader’s language is loaded, and the page is described in it', 
     const description = await page.getAttribute('meta[name=description]', 'content');
     assert.ok(description.length > 50, description);
     // A switch loads the other language then.
-    await page.getByTestId('lang').selectOption(other);
-    await page.waitForFunction((l) => document.documentElement.lang === l, other);
+    await chooseLanguage(page, other);
     assert.notEqual(await page.getAttribute('meta[name=description]', 'content'), description);
     assert.deepEqual(page.errors, []);
     await player.context().close();
