@@ -19,6 +19,7 @@ const REPLAY_PATH = /^\/room\/([0-9a-fA-F-]{36})\/game\/([1-9][0-9]*)\/?$/;
 
 function header() {
   document.documentElement.lang = language();
+  document.querySelector('meta[name="description"]').content = t('meta.description');
   document.querySelector('.skip').textContent = t('nav.skip');
   document.getElementById('howto-open').textContent = t('nav.howto');
   document.getElementById('lang-label').textContent = t('nav.language');

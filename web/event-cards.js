@@ -3,8 +3,6 @@
 // `eventCard.F1.text`); crates/fugitive-server/tests/web_card_texts.rs checks ids, icons and
 // texts against fugitive-core's cards.
 
-import { LANGUAGES } from './i18n.js';
-
 const ICONS = {
   F1: 'footprints',
   F2: 'footprints',
@@ -25,13 +23,5 @@ const ICONS = {
   N5: 'none',
   N6: 'none',};
 
-/// Each card: `{icon, en: {name, text}, de: {…}, fr: {…}}`.
-export const EVENT_CARDS = Object.fromEntries(
-  Object.entries(ICONS).map(([id, icon]) => {
-    const texts = Object.entries(LANGUAGES).map(([lang, strings]) => [
-      lang,
-      { name: strings[`eventCard.${id}.name`], text: strings[`eventCard.${id}.text`] },
-    ]);
-    return [id, { icon, ...Object.fromEntries(texts) }];
-  }),
-);
+/// Each card: `{icon}`; its name and text are `t('eventCard.{id}.name')` and `…text`.
+export const EVENT_CARDS = Object.fromEntries(Object.entries(ICONS).map(([id, icon]) => [id, { icon }]));

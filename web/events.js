@@ -3,7 +3,7 @@
 // event waits for a choice (E3). The card texts are translations (i18n/*.js, see event-cards.js).
 
 import { h } from './dom.js';
-import { t, language } from './i18n.js';
+import { t } from './i18n.js';
 import { EVENT_CARDS } from './event-cards.js';
 
 // Drawn as small SVGs: emoji fonts are not everywhere (headless Chromium has none).
@@ -28,9 +28,8 @@ export function deckRange(decks, number) {
 
 /// A card's name and text in the current language.
 export function cardText(id) {
-  const card = EVENT_CARDS[id];
-  if (!card) return { name: id, text: '' };
-  return card[language()] ?? card.en;
+  if (!EVENT_CARDS[id]) return { name: id, text: '' };
+  return { name: t(`eventCard.${id}.name`), text: t(`eventCard.${id}.text`) };
 }
 
 export const cardName = (id) => cardText(id).name;

@@ -1,6 +1,8 @@
 // Deutsch, mit den Begriffen des deutschen Regelhefts: der Flüchtende, die Polizeichefin,
 // Versteck, Sprintkarte, Stapel, Kartenreihe, Hetzjagd.
 export default {
+  'meta.description':
+    'Fugitive, das Kartenspiel für zwei, online: Lege eine Spur verdeckter Verstecke von 0 bis 42 oder spüre sie als Polizeichefin auf. Lade per Link einen Freund ein oder spiele gegen den Computer; ohne Konto.',
   'nav.skip': 'Zum Spiel springen',
   'nav.howto': 'Spielregeln',
   'nav.language': 'Sprache',

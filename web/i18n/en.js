@@ -1,6 +1,8 @@
 // English. Keys are grouped by where they appear; `{name}` is filled in; an object is picked by
 // the plural category of `n`.
 export default {
+  'meta.description':
+    'Fugitive, the card game for two, online: lay a trail of hidden hideouts from 0 to 42, or hunt them down as the Marshal. Invite a friend with a link or play the computer; no account needed.',
   'nav.skip': 'Skip to the game',
   'nav.howto': 'How to play',
   'nav.language': 'Language',

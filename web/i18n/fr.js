@@ -1,6 +1,8 @@
 // Français, avec les termes de la règle française : le Fugitif, la Marshall, cachette,
 // carte Sprint, paquet, rangée, chasse à l’homme.
 export default {
+  'meta.description':
+    'Fugitive, le jeu de cartes à deux, en ligne : pose une piste de planques cachées de 0 à 42, ou traque-les en Marshall. Invite un ami par un lien ou joue contre l’ordinateur ; sans compte.',
   'nav.skip': 'Aller au jeu',
   'nav.howto': 'Règles du jeu',
   'nav.language': 'Langue',

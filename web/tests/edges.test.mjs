@@ -31,6 +31,7 @@ import {
   shot,
   checkAxe,
   SCREENSHOTS,
+  chooseLanguage,
 } from './harness.mjs';
 import path from 'node:path';
 import { plan } from './planner.mjs';
@@ -336,7 +337,7 @@ test('item 9: on a phone the replay controls stay in one row, drawn, in every la
     ['de', ['Anfang', 'Zurück', 'Weiter', 'Ende']],
     ['fr', ['Début', 'Précédent', 'Suivant', 'Fin']],
   ]) {
-    await page.getByTestId('lang').selectOption(lang);
+    await chooseLanguage(page, lang);
     const controls = await page.locator('.replay-controls').evaluate((group) => {
       // One row: a horizontal line crosses every control.
       const boxes = [...group.children].map((el) => el.getBoundingClientRect());
@@ -358,7 +359,7 @@ test('item 9: on a phone the replay controls stay in one row, drawn, in every la
       assert.equal(await page.getByRole('button', { name: names[i], exact: true }).getAttribute('data-testid'), testid);
     }
   }
-  await page.getByTestId('lang').selectOption('en');
+  await chooseLanguage(page, 'en');
   await page.getByTestId('replay-next').click();
   await page.locator('[data-testid=replay][data-step="1"]').waitFor();
   await checkAxe(page, 'replay (phone)');
@@ -512,7 +513,7 @@ test("item 9: on a phone the escape card's word fits and the sound button is nam
     ['de', 'Ton'],
     ['fr', 'Son'],
   ]) {
-    await page.getByTestId('lang').selectOption(lang);
+    await chooseLanguage(page, lang);
     // Every word on a card (0's "start", 42's "escape") lies inside its card's border.
     const spill = await page.evaluate(() =>
       [...document.querySelectorAll('.card .value.word')]
@@ -541,7 +542,7 @@ test("item 9: on a phone the escape card's word fits and the sound button is nam
   assert.equal(await page.getByTestId('sound').getAttribute('aria-pressed'), 'true');
   await checkAxe(page, 'Fugitive in French (phone)');
   await shot(page, 'edges-escape-fr-phone');
-  await page.getByTestId('lang').selectOption('en');
+  await chooseLanguage(page, 'en');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

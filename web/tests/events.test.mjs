@@ -179,9 +179,9 @@ test('a Random Events game is played to the end through the web client', async (
   assert.equal(await watcher.getByTestId('latest-event').getAttribute('data-event'), id);
   const german = await watcher.getByTestId('latest-event').locator('.event-text').textContent();
   assert.ok(german.length > 20);
-  const { EVENT_CARDS } = await import('../event-cards.js');
-  assert.equal(english, EVENT_CARDS[id].en.name);
-  assert.equal(german, EVENT_CARDS[id].de.text);
+  const { strings } = await import('../i18n.js');
+  assert.equal(english, (await strings('en'))[`eventCard.${id}.name`]);
+  assert.equal(german, (await strings('de'))[`eventCard.${id}.text`]);
   await shot(watcher, 'events-03-spectator-over');
   console.log(`events test: ${JSON.stringify(seen)}`);
   for (const page of [F, M, watcher]) assert.deepEqual(page.errors, []);

@@ -144,6 +144,13 @@ export function watchErrors(page) {
   return page;
 }
 
+/// Picks `lang` in the header's language menu and waits until the page is in it: the strings of
+/// a language are loaded when it is first picked.
+export async function chooseLanguage(page, lang) {
+  await page.getByTestId('lang').selectOption(lang);
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+}
+
 /// Unfolds the landing page's options.
 export async function openOptions(page) {
   const options = page.getByTestId('options');

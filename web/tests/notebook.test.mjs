@@ -7,7 +7,7 @@ import { setLanguage } from '../i18n.js';
 import { knowledge, guessWarnings, positionCandidates } from '../marshal.js';
 import { lastMove } from '../table.js';
 
-setLanguage('en');
+await setLanguage('en');
 
 const pos = (card, face_up, sprint_count = 0, sprints = null) => ({ card, face_up, sprint_count, sprints });
 // 0, a found 7 (sprint card 4 shown), two face-down hideouts; she holds 12 and 30.

@@ -18,6 +18,7 @@ import {
   place,
   guess,
   shot,
+  chooseLanguage,
 } from './harness.mjs';
 import { plan } from './planner.mjs';
 
@@ -121,15 +122,15 @@ test('a game on two phones, through a server restart and a closed tab', async ()
   await shot(M, '23-phone-marshal-guess');
 
   // The language switch: German, remembered across a reload, then French.
-  await M.getByTestId('lang').selectOption('de');
+  await chooseLanguage(M, 'de');
   assert.match(await M.getByTestId('status').textContent(), /Nenne eine oder mehrere Zahlen/);
   await M.reload();
   await M.getByTestId('room').waitFor();
   assert.match(await M.getByTestId('status').textContent(), /Nenne eine oder mehrere Zahlen/);
   assert.equal(await M.evaluate(() => document.documentElement.lang), 'de');
-  await M.getByTestId('lang').selectOption('fr');
+  await chooseLanguage(M, 'fr');
   assert.match(await M.getByTestId('status').textContent(), /Annonce un ou plusieurs nombres/);
-  await M.getByTestId('lang').selectOption('en');
+  await chooseLanguage(M, 'en');
 
   await guess(M, [first.hideout]);
   for (const page of [F2, M]) await waitForTurn(page, 'over');

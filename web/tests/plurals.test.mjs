@@ -3,7 +3,12 @@
 // and a count is never worded as if it were another count ("One face-down hideout…" for none).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { t, setLanguage, LANGUAGES } from '../i18n.js';
+import { t, setLanguage, strings, LANGUAGE_NAMES } from '../i18n.js';
+
+// Every language's strings, loaded (the page loads only the reader's); setLanguage is then at once.
+const LANGUAGES = Object.fromEntries(
+  await Promise.all(Object.keys(LANGUAGE_NAMES).map(async (lang) => [lang, await strings(lang)])),
+);
 
 const en = LANGUAGES.en;
 const PLURALS = Object.keys(en).filter((key) => typeof en[key] === 'object');

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openTable, closeTable, newPlayer, createRoom, readTable } from './harness.mjs';
-import { setLanguage } from '../i18n.js';
+import { setLanguage, strings } from '../i18n.js';
 import { refusalText } from '../panels/banner.js';
 
 let server;
@@ -15,8 +15,9 @@ let browser;
 before(async () => ({ server, browser } = await openTable()));
 after(() => closeTable({ server, browser }));
 
-test('a refusal reads its typed reason, else its code, else that it was refused', () => {
+test('a refusal reads its typed reason, else its code, else that it was refused', async () => {
   const wrongPhase = { code: 'wrong_phase', message: 'draw a card first (R7, R8)', reason: 'draw_first' };
+  await Promise.all(['en', 'de', 'fr'].map(strings));
   setLanguage('en');
   assert.equal(refusalText(wrongPhase), 'Draw a card first.');
   assert.equal(refusalText({ code: 'bad_choice', reason: 'stakeout' }), 'Name a range: deck 1, 2 or 3.');

@@ -31,6 +31,7 @@ import {
   openOptions,
   createRoom,
   nextMove as myMove,
+  chooseLanguage,
 } from './harness.mjs';
 import { plan, deckFor } from './planner.mjs';
 
@@ -243,8 +244,8 @@ test('the Marshal against the computer: last move, notebook, warnings, the fold,
   await log.evaluate((el) => {
     el.scrollTop = 0;
   });
-  await page.getByTestId('lang').selectOption('de');
-  await page.getByTestId('lang').selectOption('en');
+  await chooseLanguage(page, 'de');
+  await chooseLanguage(page, 'en');
   assert.equal(await log.evaluate((el) => el.scrollTop), 0, 'the log did not jump to the bottom');
   table = await myMove(page);
   if (table.phase !== 'over') {
@@ -259,12 +260,12 @@ test('the Marshal against the computer: last move, notebook, warnings, the fold,
   await log.evaluate((el) => {
     el.scrollTop = el.scrollHeight;
   });
-  await page.getByTestId('lang').selectOption('de');
+  await chooseLanguage(page, 'de');
   assert.ok(
     await log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 8),
     'at its end, the log follows',
   );
-  await page.getByTestId('lang').selectOption('en');
+  await chooseLanguage(page, 'en');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -3,9 +3,14 @@
 // every language, with nothing left unfilled.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setLanguage, LANGUAGES } from '../i18n.js';
+import { setLanguage, strings, LANGUAGE_NAMES } from '../i18n.js';
 import { checkPlacement } from '../fugitive.js';
 import { describe as sentence } from '../history.js';
+
+// Every language's strings, loaded (the page loads only the reader's); setLanguage is then at once.
+const LANGUAGES = Object.fromEntries(
+  await Promise.all(Object.keys(LANGUAGE_NAMES).map(async (lang) => [lang, await strings(lang)])),
+);
 
 const trail = (...cards) => cards.map((card) => ({ card, face_up: card === 0, sprint_count: 0, sprints: [] }));
 const HAND = [1, 2, 3, 8, 9, 12, 14, 15, 30, 42];

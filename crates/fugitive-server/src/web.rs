@@ -1,26 +1,35 @@
 //! The web client's static files. Only the client's own files are served: the extensions it
 //! uses, outside the development directories (`tests/`, `node_modules/`, …) and dotfiles, so
-//! `package.json`, the browser tests or a `node_modules` are not. Each file is sent with
-//! `Last-Modified` and `Cache-Control: no-cache` (the browser revalidates and gets `304`
-//! while the file is unchanged), and every response of the server carries a
-//! `Content-Security-Policy`, `X-Content-Type-Options: nosniff` and
-//! `Referrer-Policy: no-referrer`.
+//! `package.json`, the browser tests or a `node_modules` are not. They are read once at
+//! start-up ([`assets`]): each with its content hash and its brotli and gzip encodings, sent by
+//! `Accept-Encoding` (with `Vary`). A file asked for by its versioned URL (`/app.js?v={hash}`,
+//! which is what the pages load) is `immutable` for a year; the pages themselves (`index.html`)
+//! and a file asked for without its version are `no-cache` with an `ETag` and `Last-Modified`,
+//! so a repeat visit revalidates the page alone and gets `304`. Every response of the server
+//! carries a `Content-Security-Policy` (a page's names the hash of its inline import map),
+//! `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
+
+mod assets;
 
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS};
-use axum::http::{HeaderName, HeaderValue, Request, StatusCode};
-use axum::response::IntoResponse;
-use tower::ServiceExt;
-use tower_http::services::{ServeDir, ServeFile};
+use axum::http::header::{
+    ACCEPT_ENCODING, ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_SECURITY_POLICY, CONTENT_TYPE,
+    ETAG, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED, REFERRER_POLICY, VARY, X_CONTENT_TYPE_OPTIONS,
+};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode};
+use axum::response::{IntoResponse, Response};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-/// Extensions of the client's files.
-const EXTENSIONS: &[&str] = &["html", "js", "css", "svg", "png", "ico", "webp", "woff2", "webmanifest"];
-/// Directories of a development tree that are not the client.
-const NOT_SERVED: &[&str] = &["tests", "test-results", "node_modules"];
+use assets::{Asset, Assets, served};
+
+/// A versioned file's `Cache-Control`: its URL changes with its content.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// A page's, and a file's asked for without its version: revalidated on every use.
+const REVALIDATE: &str = "no-cache";
 
 /// Scripts, styles, images and sockets from this server only; no plugins, no framing.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -45,46 +54,122 @@ pub fn check(dir: &Path) -> Result<(), NoWebClient> {
     if dir.join("index.html").is_file() { Ok(()) } else { Err(NoWebClient(dir.to_path_buf())) }
 }
 
-/// Whether the URL path names one of the client's files (`/` is `index.html`).
-fn served(path: &str) -> bool {
-    let Ok(path) = percent_encoding::percent_decode_str(path).decode_utf8() else {
-        return false;
-    };
-    if path == "/" {
-        return true;
-    }
-    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    let hidden = segments.iter().any(|s| s.is_empty() || s.starts_with('.') || NOT_SERVED.contains(s));
-    let extension = segments.last().and_then(|name| name.rsplit_once('.')).map(|(_, ext)| ext);
-    !hidden && extension.is_some_and(|ext| EXTENSIONS.contains(&ext))
-}
-
-/// The web client's routes: `/room/{room}`, the replay page `/room/{room}/game/{n}`, a profile's page
-/// `/@/{id}`, `/leaderboard` and `/lobby` are its
+/// The web client's routes: `/room/{room}`, the replay page `/room/{room}/game/{n}`, a profile's
+/// page `/@/{id}`, `/leaderboard` and `/lobby` are its
 /// `index.html`, the rest its files.
 pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
-    let files = ServeDir::new(dir).append_index_html_on_directories(true);
-    let index = ServeFile::new(dir.join("index.html"));
-    let no_cache = HeaderValue::from_static("no-cache");
+    let assets = Assets::load(dir);
+    let page = {
+        let assets = assets.clone();
+        move |request: Request<Body>| {
+            let assets = assets.clone();
+            async move { respond(&assets, "index.html", &request) }
+        }
+    };
     Router::new()
-        .route_service("/room/{room}", index.clone())
-        .route_service("/room/{room}/game/{game}", index.clone())
-        .route_service("/@/{profile}", index.clone())
-        .route_service("/leaderboard", index.clone())
-        .route_service("/lobby", index)
+        .route("/room/{room}", axum::routing::get(page.clone()))
+        .route("/room/{room}/game/{game}", axum::routing::get(page.clone()))
+        .route("/@/{profile}", axum::routing::get(page.clone()))
+        .route("/leaderboard", axum::routing::get(page.clone()))
+        .route("/lobby", axum::routing::get(page))
         .fallback(move |request: Request<Body>| {
-            let files = files.clone();
+            let assets = assets.clone();
             async move {
-                if !served(request.uri().path()) {
+                let Ok(path) = percent_encoding::percent_decode_str(request.uri().path()).decode_utf8()
+                else {
+                    return StatusCode::NOT_FOUND.into_response();
+                };
+                if !served(&path) {
                     return StatusCode::NOT_FOUND.into_response();
                 }
-                match files.oneshot(request).await {
-                    Ok(response) => response.into_response(),
-                    Err(never) => match never {},
-                }
+                let name = if path == "/" { "index.html" } else { path.trim_start_matches('/') };
+                respond(&assets, name, &request)
             }
         })
-        .layer(SetResponseHeaderLayer::overriding(CACHE_CONTROL, no_cache))
+}
+
+/// The file or page `name` as `request` accepts it.
+fn respond(assets: &Assets, name: &str, request: &Request<Body>) -> Response {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    }
+    let headers = request.headers();
+    let (asset, vary, csp, cache) = if let Some(page) = assets.page(name) {
+        let (asset, source) = page.variant(header(headers, ACCEPT_LANGUAGE));
+        let csp = CSP.replacen("script-src 'self'", &format!("script-src 'self' {source}"), 1);
+        let vary = if page.by_language() { "Accept-Encoding, Accept-Language" } else { "Accept-Encoding" };
+        (asset, vary, Some(csp), REVALIDATE)
+    } else if let Some(asset) = assets.file(name) {
+        let current = request.uri().query().is_some_and(|query| query == format!("v={}", asset.hash));
+        (asset, "Accept-Encoding", None, if current { IMMUTABLE } else { REVALIDATE })
+    } else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let (coding, body) = encoding(asset, header(headers, ACCEPT_ENCODING));
+    let etag = match coding {
+        Some(coding) => format!("\"{}-{coding}\"", asset.hash),
+        None => format!("\"{}\"", asset.hash),
+    };
+    let mut response = if fresh(asset, headers) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let mut response = Response::new(Body::from(body.clone()));
+        let extra = response.headers_mut();
+        extra.insert(CONTENT_TYPE, HeaderValue::from_static(asset.content_type));
+        if let Some(coding) = coding {
+            extra.insert(CONTENT_ENCODING, HeaderValue::from_static(coding));
+        }
+        response
+    };
+    let out = response.headers_mut();
+    out.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
+    out.insert(VARY, HeaderValue::from_static(vary));
+    out.insert(
+        LAST_MODIFIED,
+        httpdate::fmt_http_date(asset.modified).parse().expect("an HTTP date is a header value"),
+    );
+    out.insert(ETAG, etag.parse().expect("a hex hash is a header value"));
+    if let Some(csp) = csp {
+        out.insert(CONTENT_SECURITY_POLICY, csp.parse().expect("the CSP is a header value"));
+    }
+    response
+}
+
+fn header(headers: &HeaderMap, name: HeaderName) -> Option<&str> {
+    headers.get(name).and_then(|value| value.to_str().ok())
+}
+
+/// The encoding to send: brotli, else gzip, where the request accepts it and the file has it.
+fn encoding<'a>(asset: &'a Asset, accept: Option<&str>) -> (Option<&'static str>, &'a axum::body::Bytes) {
+    let accepts = |coding: &str| {
+        accept.unwrap_or_default().split(',').any(|item| {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or_default().trim();
+            let q = parts.find_map(|p| p.trim().strip_prefix("q=")).map_or(1.0, |q| q.parse().unwrap_or(0.0));
+            name.eq_ignore_ascii_case(coding) && q > 0.0
+        })
+    };
+    match (&asset.body.br, &asset.body.gzip) {
+        (Some(br), _) if accepts("br") => (Some("br"), br),
+        (_, Some(gzip)) if accepts("gzip") => (Some("gzip"), gzip),
+        _ => (None, &asset.body.identity),
+    }
+}
+
+/// Whether the browser's copy is this one: its `If-None-Match` names this content (in any
+/// encoding), or, without one, its `If-Modified-Since` is not older than the file.
+fn fresh(asset: &Asset, headers: &HeaderMap) -> bool {
+    if let Some(tags) = header(headers, IF_NONE_MATCH) {
+        return tags.split(',').any(|tag| {
+            let tag = tag.trim().trim_start_matches("W/").trim_matches('"');
+            tag == "*" || tag.split('-').next() == Some(asset.hash.as_str())
+        });
+    }
+    let since = header(headers, IF_MODIFIED_SINCE).and_then(|date| httpdate::parse_http_date(date).ok());
+    let modified = asset.modified.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    since
+        .and_then(|since| since.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .is_some_and(|since| since.as_secs() >= modified)
 }
 
 /// The headers every response carries ([`SECURITY_HEADERS`]).
@@ -92,32 +177,4 @@ pub fn security_headers(router: Router) -> Router {
     SECURITY_HEADERS.into_iter().fold(router, |router, (name, value)| {
         router.layer(SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value)))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_the_clients_own_files_are_served() {
-        for path in ["/", "/index.html", "/app.js", "/style.css", "/i18n/fr.js"] {
-            assert!(served(path), "{path}");
-        }
-        for path in [
-            "/package.json",
-            "/package-lock.json",
-            "/tests/harness.mjs",
-            "/tests/x.js",
-            "/node_modules/playwright-core/index.js",
-            "/node%5Fmodules/a.js",
-            "/%6eode_modules/a.js",
-            "/.prettierrc.json",
-            "/.git/config",
-            "/README.md",
-            "/i18n/",
-            "/tests",
-        ] {
-            assert!(!served(path), "{path}");
-        }
-    }
 }

@@ -1,0 +1,164 @@
+// The page as it loads (issue 28), read from Chromium's own network log (DevTools protocol): a
+// first visit is compressed, small and asks for every module at once; a repeat visit sends only
+// the page's revalidation (the API's data aside); only the reader's language is loaded. These are
+// the checks of Lighthouse's audits that are not timings (text compression, cache policy, SEO,
+// best practices; accessibility is axe-core's `checkAxe`), made here so that CI needs no
+// Lighthouse run; `scripts/lighthouse.sh` runs Lighthouse itself and writes BENCHMARKS.md.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openTable, closeTable, newPlayer, createRoom, checkAxe, chooseLanguage } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => ({ server, browser } = await openTable()));
+after(() => closeTable({ server, browser }));
+
+const KIB = 1024;
+const YEAR = 31536000;
+
+/// Records every request of `page` as the network saw it: URL, status, bytes on the wire,
+/// whether the browser's cache answered it, and the response headers.
+async function recordNetwork(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const byId = new Map();
+  const entry = (id) => byId.get(id) ?? byId.set(id, { cached: false, bytes: 0 }).get(id);
+  cdp.on('Network.requestWillBeSent', ({ requestId, request }) => (entry(requestId).url = request.url));
+  cdp.on('Network.requestServedFromCache', ({ requestId }) => (entry(requestId).cached = true));
+  cdp.on('Network.responseReceived', ({ requestId, response }) => {
+    const e = entry(requestId);
+    e.status = response.status;
+    e.headers = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    if (response.fromDiskCache || response.fromServiceWorker || response.fromPrefetchCache) e.cached = true;
+  });
+  // The status on the wire: a revalidated response is reported above as the cached 200.
+  cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode }) => (entry(requestId).wire = statusCode));
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => (entry(requestId).bytes = encodedDataLength));
+  await cdp.send('Network.enable');
+  return {
+    /// What reached the server, without the API and the socket.
+    sent: () =>
+      [...byId.values()].filter((e) => e.url?.startsWith(server.url) && !e.cached && !/\/(api|ws)\//.test(e.url)),
+    all: () => [...byId.values()].filter((e) => e.url?.startsWith(server.url)),
+  };
+}
+
+/// Opens `path` in a new tab of `context` and waits until the page is drawn and quiet.
+async function visit(context, path, ready) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && page.errors.push(m.text()));
+  const network = await recordNetwork(page);
+  await page.goto(server.url + path, { waitUntil: 'networkidle' });
+  await page.getByTestId(ready).first().waitFor();
+  return { page, network };
+}
+
+const pathOf = (url) => new URL(url).pathname;
+
+test('a first visit: compressed, every static file versioned and immutable, under 100 KiB, modules asked for at once', async () => {
+  const player = await newPlayer(browser);
+  const { page, network } = await visit(player.context(), '/', 'play-computer');
+  const sent = network.sent();
+  const files = sent.filter((e) => pathOf(e.url) !== '/');
+  assert.ok(files.length >= 20, `${files.length} files`);
+  for (const e of sent) {
+    assert.equal(e.status, 200, e.url);
+    assert.equal(e.headers['content-encoding'], 'br', `${e.url} is compressed (Lighthouse: text compression)`);
+    assert.match(e.headers.vary, /Accept-Encoding/, e.url);
+  }
+  // Lighthouse: an efficient cache policy. The page itself is revalidated, so that a new
+  // version of the client is seen at once.
+  for (const e of files) {
+    assert.match(e.url, /\?v=[0-9a-f]{16}$/, `${e.url} is versioned`);
+    assert.match(e.headers['cache-control'], new RegExp(`max-age=${YEAR}.*immutable`), e.url);
+  }
+  const index = sent.find((e) => pathOf(e.url) === '/');
+  assert.equal(index.headers['cache-control'], 'no-cache');
+  assert.ok(index.headers.etag, 'the page has an ETag');
+  const total = network.all().reduce((sum, e) => sum + e.bytes, 0);
+  console.log(`first load: ${(total / KIB).toFixed(1)} KiB in ${network.all().length} requests`);
+  assert.ok(total <= 100 * KIB, `first load transferred ${(total / KIB).toFixed(1)} KiB`);
+  // Every module the page runs was named in the page (modulepreload), none found later.
+  const preloaded = await page.$$eval('link[rel=modulepreload]', (links) => links.map((l) => l.href));
+  const modules = files.filter((e) => e.url.includes('.js?')).map((e) => e.url);
+  const entry = await page.$eval('script[type=module][src]', (s) => s.src);
+  assert.deepEqual(
+    modules.filter((url) => url !== entry && !preloaded.includes(url)),
+    [],
+  );
+  assert.deepEqual(page.errors, []);
+  await player.context().close();
+});
+
+test('a repeat visit sends only the revalidation of the page, which the server answers 304', async () => {
+  const player = await newPlayer(browser);
+  const context = player.context();
+  await visit(context, '/', 'play-computer');
+  const { page, network } = await visit(context, '/', 'play-computer');
+  const sent = network.sent().map((e) => `${pathOf(e.url)} ${e.wire}`);
+  assert.deepEqual(sent, ['/ 304']);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('only the reader’s language is loaded, and the page is described in it', async () => {
+  for (const [locale, lang, other] of [
+    ['de-DE', 'de', 'fr'],
+    ['fr-FR', 'fr', 'de'],
+  ]) {
+    const player = await newPlayer(browser, { locale });
+    const { page, network } = await visit(player.context(), '/', 'play-computer');
+    const languages = network
+      .all()
+      .map((e) => pathOf(e.url))
+      .filter((p) => p.startsWith('/i18n/'));
+    assert.deepEqual(languages, [`/i18n/${lang}.js`], locale);
+    assert.equal(await page.getAttribute('html', 'lang'), lang);
+    const description = await page.getAttribute('meta[name=description]', 'content');
+    assert.ok(description.length > 50, description);
+    // A switch loads the other language then.
+    await chooseLanguage(page, other);
+    assert.notEqual(await page.getAttribute('meta[name=description]', 'content'), description);
+    assert.deepEqual(page.errors, []);
+    await player.context().close();
+  }
+});
+
+test('the SEO and best-practice checks of Lighthouse hold on the landing page and the table', async () => {
+  const player = await newPlayer(browser, { viewport: { width: 412, height: 823 } });
+  await createRoom(player, server.url, 'fugitive');
+  for (const [path, ready] of [
+    ['/', 'play-computer'],
+    [new URL(player.url()).pathname, 'room'],
+  ]) {
+    const { page, network } = await visit(player.context(), path, ready);
+    const seo = await page.evaluate(() => ({
+      title: document.title,
+      description: document.querySelector('meta[name=description]')?.content ?? '',
+      lang: document.documentElement.lang,
+      viewport: document.querySelector('meta[name=viewport]')?.content ?? '',
+      charset: document.characterSet,
+      doctype: document.doctype?.name,
+      robots: document.querySelector('meta[name=robots]')?.content ?? '',
+    }));
+    assert.ok(seo.title.length > 0 && seo.description.length > 50, JSON.stringify(seo));
+    assert.match(seo.lang, /^(en|de|fr)$/);
+    assert.match(seo.viewport, /width=device-width/);
+    assert.equal(seo.charset, 'UTF-8');
+    assert.equal(seo.doctype, 'html');
+    assert.doesNotMatch(seo.robots, /noindex/);
+    const index = network.all().find((e) => pathOf(e.url) === path);
+    assert.equal(index.status, 200, path);
+    // Best practices: a CSP without 'unsafe-inline', no error in the console, no plain-text
+    // page without a charset.
+    assert.doesNotMatch(index.headers['content-security-policy'], /unsafe-inline/);
+    assert.match(index.headers['content-type'], /charset=utf-8/);
+    assert.deepEqual(page.errors, [], path);
+    await checkAxe(page, `page ${path}`);
+    await page.close();
+  }
+  await player.context().close();
+});
