@@ -302,17 +302,26 @@ async fn postgres_a_frozen_owner_that_wakes_fires_no_clock_and_moves_no_computer
 
     // A wakes: it no longer holds the leases, so it fires no clock and moves no computer.
     signal(&nodes[0], "-CONT");
-    tokio::time::sleep(Duration::from_millis(2 * 900)).await;
+    // Wait for A to learn that it lost its leases: whatever it would fire, it fires before.
+    let woke = tokio::time::Instant::now();
+    while nodes[0].metric("fugitive_lease_changes_total{change=\"lost\"}").await.unwrap_or(0.0) < 1.0 {
+        assert!(woke.elapsed() < Duration::from_secs(30), "the woken node never learnt it lost its leases");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert_eq!(
         nodes[0].metric("fugitive_actions_total").await.unwrap(),
         acted_on_a,
         "the woken node appended nothing"
     );
-    assert!(nodes[0].metric("fugitive_lease_changes_total{change=\"lost\"}").await.unwrap() >= 1.0);
     assert_eq!(time_outs(&logged(b, &table.seats.room, 1).await), 1, "the clock rang once");
     table.spectator.wait_version(state["version"].as_u64().unwrap()).await;
     // The computer's game goes on, to its end.
     assert!(play_random(&mut player, Role::Fugitive, 6, usize::MAX).await);
+    assert_eq!(
+        nodes[0].metric("fugitive_actions_total").await.unwrap(),
+        acted_on_a,
+        "the woken node appended nothing, to the game's end"
+    );
     for node in nodes {
         node.kill_9().await;
     }
