@@ -1,13 +1,11 @@
 // Entry point: the header (How to play, language switch) and the two pages, chosen by the path:
-// `/` creates a game, `/room/{id}` is the table.
+// `/` creates a game, `/room/{id}` is the table. The pages a first visit does not show (a replay,
+// a profile, the leaderboard, the lobby) are imported when their path is opened, so the landing
+// page and the table load none of their code.
 
 import { t, language, setLanguage, onLanguageChange, LANGUAGE_NAMES } from './i18n.js';
 import { showLanding } from './landing.js';
 import { showRoom } from './room.js';
-import { showReplay } from './replay.js';
-import { showProfilePage } from './profile-page.js';
-import { showLeaderboard } from './leaderboard.js';
-import { showLobby } from './lobby.js';
 import { renderHowto } from './howto.js';
 import { replace, h } from './dom.js';
 import { soundOn, setSound, onSoundChange } from './sound.js';
@@ -72,13 +70,13 @@ function route() {
   const replay = location.pathname.match(REPLAY_PATH);
   const profile = location.pathname.match(PROFILE_PATH);
   if (profile) {
-    showProfilePage(root, profile[1]);
+    import('./profile-page.js').then((page) => page.showProfilePage(root, profile[1]));
   } else if (location.pathname === '/leaderboard') {
-    showLeaderboard(root);
+    import('./leaderboard.js').then((page) => page.showLeaderboard(root));
   } else if (location.pathname === '/lobby') {
-    showLobby(root);
+    import('./lobby.js').then((page) => page.showLobby(root));
   } else if (replay) {
-    showReplay(root, replay[1].toLowerCase(), Number(replay[2]));
+    import('./replay.js').then((page) => page.showReplay(root, replay[1].toLowerCase(), Number(replay[2])));
   } else if (match) {
     document.title = `${t('title.room')} — Fugitive`;
     showRoom(root, match[1].toLowerCase());
