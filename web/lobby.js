@@ -7,6 +7,7 @@ import { t, onLanguageChange } from './i18n.js';
 import { keepSeat } from './seat.js';
 import { rememberGame } from './mygames.js';
 import { ensureProfile } from './profile.js';
+import { ratingText } from './profile-page.js';
 
 const CLOCKS = [
   ['60', 'clock.minute'],
@@ -84,8 +85,6 @@ export function showLobby(root) {
       setTimeout(connect, 2000);
     });
   }
-
-  const ratingText = (rating) => (rating ? `${rating.rating}${rating.provisional ? '?' : ''}` : '');
 
   function seekRow(seek) {
     const mine = seek.profile === me;
