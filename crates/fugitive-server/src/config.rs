@@ -154,6 +154,22 @@ pub struct Config {
     /// seed is public only once the game is over, as always).
     #[arg(long, env = "FUGITIVE_DEAL_SEED")]
     pub deal_seed: Option<u64>,
+
+    /// Web Push: the server's VAPID private key (the P-256 private scalar, base64url). Without
+    /// it, the first start makes one and keeps it in the database, so a self-hoster sets
+    /// nothing and every node signs with the same key. Changing it voids every subscription.
+    #[arg(long, env = "FUGITIVE_VAPID_PRIVATE_KEY", hide_env_values = true)]
+    pub vapid_private_key: Option<String>,
+
+    /// Web Push: the contact the push services are given with each message (`mailto:` or
+    /// `https:` URL); some (Apple's) refuse messages whose contact is not a real address.
+    #[arg(long, env = "FUGITIVE_VAPID_SUBJECT", default_value = "mailto:webmaster@localhost")]
+    pub vapid_subject: String,
+
+    /// Web Push: take subscriptions whose push service is a plain `http://` URL. For tests
+    /// with a local push service only: a browser's push service is always HTTPS.
+    #[arg(long, env = "FUGITIVE_PUSH_ALLOW_HTTP")]
+    pub push_allow_http: bool,
 }
 
 /// How log lines are written.

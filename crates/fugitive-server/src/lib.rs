@@ -39,6 +39,7 @@ pub mod config;
 pub mod db;
 pub mod http;
 pub mod http_profile;
+pub mod http_push;
 pub mod limit;
 pub mod lobby;
 pub mod mailbox;
@@ -46,6 +47,7 @@ pub mod metrics;
 pub mod model;
 pub mod open_files;
 pub mod protocol;
+pub mod push;
 pub mod room;
 pub mod rooms;
 pub mod serve;
@@ -85,6 +87,9 @@ pub enum ServerError {
     /// `--web-dir` does not hold the web client.
     #[error(transparent)]
     NoWebClient(#[from] web::NoWebClient),
+    /// The VAPID key of Web Push is bad, or could not be stored.
+    #[error("Web Push")]
+    Push(#[from] push::PushError),
 }
 
 /// Serves `listener` with `config` until `shutdown` completes, then shuts down gracefully.
@@ -134,7 +139,9 @@ pub async fn run(
     } else {
         Cluster::single()
     };
-    let rooms = Rooms::with_cluster(db.clone(), limits, cluster.clone());
+    let vapid = push::Vapid::load(&db, config.vapid_private_key.as_deref(), &config.vapid_subject).await?;
+    let push = push::Push::start(db.clone(), vapid);
+    let rooms = Rooms::with_cluster(db.clone(), limits, cluster.clone(), push);
     let lobby = lobby::Lobby::new(rooms.clone());
     let lobby_task = tokio::spawn(lobby.clone().run());
     let background = cluster::listen::start(&cluster, db.clone(), rooms.clone(), lobby.clone());

@@ -20,6 +20,7 @@ use crate::db::ratings;
 use crate::db::{Db, DbError, now_ms};
 use crate::model::options::Computer;
 use crate::model::profile as model;
+use crate::model::push::{Kind, Notice};
 use crate::model::rating::Rating;
 use crate::model::seat::{Seat, hash_secret, new_secret};
 use crate::model::seek::{self, MAX_SEEKS, Pool, SeekRequest, Waiter, Wanted};
@@ -365,6 +366,10 @@ impl Lobby {
             self.notify(format!("t {} {} {} {} {role}", self.db().node(), now_ms(), seek.id, seek.room));
         }
         let tell_host = seeker.map(|(_, tell)| tell);
+        if tell_host.is_none() || seek::correspondence(seek.turn_clock_secs as u64) {
+            // Not on a lobby page of this node (or by correspondence, likely away): told by Web Push.
+            self.inner.rooms.push().to_profile(&seek.profile, Notice { kind: Kind::Paired, room });
+        }
         let made = NewGame {
             room,
             host_role: seeker_role,

@@ -17,6 +17,7 @@ use crate::cluster::lease::Cluster;
 use crate::db::{Db, DbError, NewRoom, now_ms};
 use crate::model::options::Computer;
 use crate::model::seat::{Seat, hash_secret, new_secret};
+use crate::push::Push;
 use crate::room::{Heard, Room, RoomHandle, RoomLimits};
 
 /// Rooms loaded at once at start-up ([`Rooms::restore_clocks`]): enough to keep the
@@ -76,6 +77,8 @@ struct Inner {
     db: Db,
     limits: RoomLimits,
     cluster: Cluster,
+    /// Where the rooms' Web Push notices go.
+    push: Push,
     /// A std `Mutex` is enough: it guards only map lookups and inserts, and is never held
     /// across an `.await` (loading from the database happens outside it).
     map: Mutex<HashMap<Uuid, RoomHandle>>,
@@ -109,16 +112,17 @@ impl Inner {
 impl Rooms {
     /// An empty registry over `db`, the one node on it.
     pub fn new(db: Db, limits: RoomLimits) -> Rooms {
-        Rooms::with_cluster(db, limits, Cluster::single())
+        Rooms::with_cluster(db, limits, Cluster::single(), Push::off())
     }
 
     /// An empty registry over `db`, as a node of `cluster`.
-    pub fn with_cluster(db: Db, limits: RoomLimits, cluster: Cluster) -> Rooms {
+    pub fn with_cluster(db: Db, limits: RoomLimits, cluster: Cluster, push: Push) -> Rooms {
         Rooms {
             inner: Arc::new(Inner {
                 db,
                 limits,
                 cluster,
+                push,
                 map: Mutex::new(HashMap::new()),
                 loading: Mutex::new(HashMap::new()),
                 generation: AtomicU64::new(0),
@@ -139,6 +143,11 @@ impl Rooms {
         let db = Db::connect_with(&url, commit).await.unwrap();
         let limits = RoomLimits { max_sockets: 4, unload_after, bot_pause: Duration::ZERO, deal_seed: None };
         (Rooms::new(db, limits), dir)
+    }
+
+    /// Where Web Push notices go.
+    pub fn push(&self) -> &Push {
+        &self.inner.push
     }
 
     /// The database.
@@ -214,7 +223,8 @@ impl Rooms {
     async fn load(&self, id: Uuid) -> Result<RoomHandle, RoomsError> {
         let stored = self.inner.db.load_room(id).await?.ok_or(RoomsError::NotFound)?;
         let room =
-            Room::rebuild(id, stored, self.inner.db.clone(), self.inner.cluster.clone(), self.inner.limits)?;
+            Room::rebuild(id, stored, self.inner.db.clone(), self.inner.cluster.clone(), self.inner.limits)?
+                .with_push(self.inner.push.clone());
         let mut map = self.inner.map();
         if let Some(handle) = map.get(&id) {
             // Another task loaded it meanwhile; ours is dropped before it ever ran.

@@ -124,6 +124,7 @@ pub async fn delete(db: &Db, id: &str, at: i64) -> Result<(), DbError> {
         .execute(&mut *tx)
         .await?;
     sqlx::query("DELETE FROM transfers WHERE profile_id = $1").bind(id).execute(&mut *tx).await?;
+    sqlx::query("DELETE FROM push_subscriptions WHERE profile_id = $1").bind(id).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(())
 }

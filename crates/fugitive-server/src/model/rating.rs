@@ -5,7 +5,7 @@
 //! and neither seat is the computer's; a game the loser lost on time without ever making a move
 //! of his own is aborted, and unrated. Resignation and a clock run out count as losses.
 
-use fugitive_core::{Outcome, Reason, Role};
+use fugitive_core::{Entry, Game, Outcome, Reason, Role};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
@@ -101,6 +101,18 @@ pub fn rated(game: &Finished<'_>) -> Result<(), Unrated> {
         return Err(Unrated::Aborted);
     }
     Ok(())
+}
+
+/// Whether `game` ended aborted: the loser's clock ran out before he made a move of his own (the
+/// rule [`rated`] calls [`Unrated::Aborted`]). Nobody won it, and it is unrated.
+pub fn aborted(game: &Game) -> bool {
+    game.outcome().is_some_and(|outcome| {
+        outcome.reason == Reason::TimeOut
+            && !game
+                .actions()
+                .iter()
+                .any(|(role, entry)| *role != outcome.winner && matches!(entry, Entry::Action(_)))
+    })
 }
 
 /// The two ratings after one game: the Fugitive's (as the Fugitive) and the Marshal's (as the

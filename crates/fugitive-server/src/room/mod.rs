@@ -30,6 +30,7 @@ use crate::metrics;
 use crate::model::options::Computer;
 use crate::model::seat::Presence;
 use crate::protocol::{Frame, Notepad};
+use crate::push::Push;
 
 mod handle;
 pub mod machine;
@@ -88,6 +89,8 @@ pub struct Room {
     /// again (issue 23: a spectator on a third node never saw the end of a game when the
     /// database cut the connection of that read).
     read_again: Option<ReadAgain>,
+    /// Where Web Push notices go: queued, never awaited.
+    push: Push,
 }
 
 impl Room {
@@ -119,7 +122,14 @@ impl Room {
             publish: None,
             tried_lease: None,
             read_again: None,
+            push: Push::off(),
         })
+    }
+
+    /// Sends this room's Web Push notices to `push`.
+    pub fn with_push(mut self, push: Push) -> Room {
+        self.push = push;
+        self
     }
 
     /// Starts the actor. `on_unload` runs when it unloads itself for want of sockets.
@@ -499,6 +509,7 @@ impl Room {
                     }
                     Effect::Think { version, think } => self.think(version, think),
                     Effect::Publish(presence) => self.publish = Some(presence),
+                    Effect::Push { seat, notice } => self.push.to_seat(seat, notice),
                 }
             }
         }

@@ -9,6 +9,7 @@ use fugitive_core::{Action, ByRole, Game, Role, RuleOptions, Setup, View};
 
 use super::publish::Outbox;
 use crate::db::{Rematched, SeatClaim, StoredAction};
+use crate::model::push::Notice;
 use crate::model::seat::{Presence, Seat};
 use crate::model::table::{ChatLine, TableRequest};
 use crate::protocol::{Protocol, Reply};
@@ -43,6 +44,9 @@ pub enum Effect {
     Think { version: u64, think: Think },
     /// This node's presence in the room changed: tell the other nodes.
     Publish(Presence),
+    /// Tell the profile that holds `seat` by Web Push (it has no socket open in the room, or
+    /// the game is by correspondence).
+    Push { seat: Seat, notice: Notice },
 }
 
 /// An input that may have to write to the database or read the room back first.

@@ -438,6 +438,8 @@ impl Machine {
                 Ok(_) => {
                     let passed = (next.to_move() != self.log.game.to_move()).then_some(record.at);
                     self.apply(&record, next, notepad, passed);
+                    // Told by the node that wrote the action, once.
+                    self.push_notices(passed.is_some());
                     self.finish(input, |seq| (Reply::ok(seq), Memo::Accepted))
                 }
                 Err(error) => {

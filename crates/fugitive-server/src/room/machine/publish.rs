@@ -6,9 +6,12 @@ use std::sync::Arc;
 
 use fugitive_core::{ByRole, Viewer};
 
-use super::Machine;
+use super::{Effect, Machine};
 use crate::computer;
+use crate::model::push::{Kind, Notice};
+use crate::model::rating;
 use crate::model::seat::Seat;
+use crate::model::seek;
 use crate::model::table::SeriesStatus;
 use crate::protocol::frames::{self, Change, Current};
 use crate::protocol::{ClockStatus, Frame, Protocol, RoomStatus};
@@ -64,6 +67,30 @@ impl Machine {
                 winner: self.log.series.winner().map(|seat| self.role_of(seat)),
             },
             computer: self.log.computer.bot.map(|_| self.role_of(Seat::Guest)),
+        }
+    }
+
+    /// Queues the Web Push notices of an action this node stored: the player whose turn it
+    /// became (`turn_passed`), or both players once the game is over; each only while he has
+    /// no socket open in the room on any node, or always in a game by correspondence.
+    pub(super) fn push_notices(&mut self, turn_passed: bool) {
+        let room = self.log.id;
+        let game = &self.log.game;
+        let notices: Vec<(Seat, Kind)> = match (game.outcome(), game.to_move()) {
+            (Some(_), _) if rating::aborted(game) => Seat::ALL.map(|seat| (seat, Kind::Aborted)).into(),
+            (Some(outcome), _) => Seat::ALL
+                .map(|seat| (seat, if self.role_of(seat) == outcome.winner { Kind::Won } else { Kind::Lost }))
+                .into(),
+            (None, Some(role)) if turn_passed => vec![(self.seat_of(role), Kind::Turn)],
+            (None, _) => Vec::new(),
+        };
+        let correspondence = self.log.turn_clock_secs.is_some_and(seek::correspondence);
+        for (seat, kind) in notices {
+            let away =
+                !self.remote.seats[seat.index()] && !self.sockets.values().any(|s| s.seat == Some(seat));
+            if away || correspondence {
+                self.effects.push(Effect::Push { seat, notice: Notice { kind, room } });
+            }
         }
     }
 
