@@ -23,6 +23,7 @@ fn status() -> RoomStatus {
         chat_spectators: ByRole::new_with(|_| false),
         series: SeriesStatus { wins: ByRole::new_with(|_| 0), best_of: None, winner: None },
         computer: None,
+        aborted: false,
     }
 }
 

@@ -317,6 +317,7 @@ async fn room_summary(
         "turn_clock_secs": summary.turn_clock_secs,
         "to_move": summary.to_move,
         "outcome": summary.outcome,
+        "aborted": summary.aborted,
         "names": summary.names,
     })))
 }
@@ -356,6 +357,7 @@ async fn replay(
         "setup": stored.setup,
         "actions": actions,
         "view": game.view(Viewer::Spectator),
+        "aborted": crate::model::rating::aborted(&game),
         "steps": steps,
     })))
 }

@@ -175,13 +175,15 @@ impl Lobby {
                 let fields: Vec<&str> = rest.split(' ').collect();
                 let [seek, room, role] = fields[..] else { return };
                 let Some((token, tell)) = self.live().seekers.remove(seek) else { return };
-                let paired = json!({
-                    "type": "paired",
-                    "room": room,
-                    "role": role,
-                    "link": format!("/room/{room}#seat={token}"),
-                });
-                let _ = tell.try_send(paired.to_string());
+                if tell.try_send(paired(room, role, &token)).is_ok() {
+                    // Told: the taker's node noted the pairing for a seeker it could not tell.
+                    let (db, room) = (self.db().clone(), room.to_string());
+                    tokio::spawn(async move {
+                        if let Err(error) = db_lobby::told_pairing(&db, &room).await {
+                            tracing::warn!(%error, "could not note that a seeker was told of his game");
+                        }
+                    });
+                }
             }
             _ => {}
         }
@@ -357,14 +359,15 @@ impl Lobby {
             hash: seek.token_hash.clone(),
             token,
         };
+        let role = role_name(seeker_role);
         if seeker.is_none() {
-            // The seek was made on another node: that node tells its seeker.
-            let role = match seeker_role {
-                Role::Fugitive => "fugitive",
-                Role::Marshal => "marshal",
-            };
+            // The seek was made on another node: that node tells its seeker, if it is up and he
+            // is there; until then he is told when he next opens the lobby (noted first: that
+            // node forgets the note once it told him).
+            db_lobby::note_pairing(self.db(), &seek.profile, &seek.room, role, now_ms()).await?;
             self.notify(format!("t {} {} {} {} {role}", self.db().node(), now_ms(), seek.id, seek.room));
         }
+        let local = seeker.is_some();
         let tell_host = seeker.map(|(_, tell)| tell);
         if tell_host.is_none() || seek::correspondence(seek.turn_clock_secs as u64) {
             // Not on a lobby page of this node (or by correspondence, likely away): told by Web Push.
@@ -377,17 +380,46 @@ impl Lobby {
             turn_clock_secs: seek.turn_clock_secs as u64,
             rated: seek.rated,
         };
-        self.start(made, host, tell_host, player).await
+        let profile = seek.profile.clone();
+        if !self.start(made, host, tell_host, player).await? && local {
+            // His lobby page closed: he is told when he next opens one.
+            db_lobby::note_pairing(self.db(), &profile, &seek.room, role, now_ms()).await?;
+        }
+        Ok(())
     }
 
-    /// Makes the room of a pairing, seats both, and tells both (whoever is on this node).
+    /// The games made from `player`'s seeks while he could not be told (the node that kept
+    /// his seek was down, his lobby page was closed): a `paired` message each, once.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn missed_pairings(&self, player: &Player) -> Result<Vec<String>, LobbyError> {
+        let missed = db_lobby::take_pairings(self.db(), &player.profile.id).await?;
+        if missed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let seats = profiles::seats(self.db(), &player.profile.id).await?;
+        Ok(missed
+            .iter()
+            .filter_map(|(room, role)| {
+                let seat = seats.iter().find(|s| &s.room == room && s.seat == 0)?;
+                let purpose = model::seat_purpose(room, Seat::Host.index());
+                let token = model::open(&player.secret, &purpose, &seat.sealed_token)?;
+                use base64::Engine;
+                Some(paired(room, role, &base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(token)))
+            })
+            .collect())
+    }
+
+    /// Makes the room of a pairing, seats both, and tells both (whoever is on this node):
+    /// whether the host was told.
     async fn start(
         &self,
         game: NewGame,
         host: Seated,
         tell_host: Option<mpsc::Sender<String>>,
         guest: &Player,
-    ) -> Result<(), LobbyError> {
+    ) -> Result<bool, LobbyError> {
         let rooms = &self.inner.rooms;
         // The seeker's token was chosen with his seek (only its hash and his sealed copy are
         // stored); a player of a pool gets a new one.
@@ -433,21 +465,15 @@ impl Lobby {
         }
         let sealed = seal_token(&guest.secret, &room, Seat::Guest, &claimed.token);
         profiles::attach_seat(self.db(), &room, 1, &guest.profile.id, &sealed, now).await?;
-        let paired = |role: Role, token: &str| {
-            json!({
-                "type": "paired",
-                "room": room,
-                "role": role,
-                "link": format!("/room/{room}#seat={token}"),
-            })
-            .to_string()
+        let told = match (tell_host, host_token) {
+            (Some(tell), Some(token)) => {
+                tell.try_send(paired(&room, role_name(game.host_role), &token)).is_ok()
+            }
+            _ => false,
         };
-        if let (Some(tell), Some(token)) = (tell_host, host_token) {
-            let _ = tell.try_send(paired(game.host_role, &token));
-        }
-        let _ = guest.tell.try_send(paired(claimed.role, &claimed.token));
+        let _ = guest.tell.try_send(paired(&room, role_name(claimed.role), &claimed.token));
         tracing::info!(%room, rated = game.rated, "lobby pairing made a room");
-        Ok(())
+        Ok(told)
     }
 
     /// Joins a quick-pairing pool; a pair is made at once if a compatible player waits.
@@ -505,6 +531,7 @@ impl Lobby {
                 rated: true,
             };
             let tell = first.tell.clone();
+            // A waiter of a pool is on a socket of this node: not told, he left.
             self.start(game, Seated::Live(first), Some(tell), &second).await?;
         }
     }
@@ -556,6 +583,19 @@ struct NewGame {
     rules: RuleOptions,
     turn_clock_secs: u64,
     rated: bool,
+}
+
+/// The `paired` message: the new room, the role, and the link that takes the seat.
+fn paired(room: &str, role: &str, token: &str) -> String {
+    json!({ "type": "paired", "room": room, "role": role, "link": format!("/room/{room}#seat={token}") })
+        .to_string()
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Fugitive => "fugitive",
+        Role::Marshal => "marshal",
+    }
 }
 
 /// A seat's token sealed by its profile's secret, as `profile_seats` keeps it.

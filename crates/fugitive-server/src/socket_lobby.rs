@@ -97,6 +97,12 @@ async fn serve(
         Err(code) => error(code),
     };
     let _ = tell.try_send(first);
+    if let Some(player) = &player {
+        match lobby.missed_pairings(player).await {
+            Ok(missed) => missed.into_iter().for_each(|paired| drop(tell.try_send(paired))),
+            Err(code) => drop(tell.try_send(error(code))),
+        }
+    }
     let mut stop = app.stop.clone();
     loop {
         tokio::select! {

@@ -196,6 +196,41 @@ async fn seeks_are_limited_checked_and_die_with_their_seekers_last_socket() {
     server.stop().await;
 }
 
+/// A correspondence seek is taken while the node that kept it is down (here: one node,
+/// restarted, which forgot its seekers): the seeker is told of his game (`paired`, once) when he
+/// opens the lobby again, and his link takes his seat.
+#[tokio::test]
+async fn a_seeker_not_there_when_his_seek_is_taken_finds_his_game_in_the_lobby() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let (_, ada_cookie) = profile(server.addr).await;
+    let (_, bob_cookie) = profile(server.addr).await;
+    let mut ada = Lobby::open(server.addr, Some(&ada_cookie)).await;
+    let by_post = json!({ "role": "marshal", "rules": {}, "turn_clock_secs": 86_400, "rated": true });
+    let id = ada.seek(by_post).await["id"].as_str().unwrap().to_string();
+    server.stop().await;
+
+    let server = Server::start(&db, &[]).await;
+    let addr = server.addr;
+    let mut bob = Lobby::open(addr, Some(&bob_cookie)).await;
+    bob.send(json!({ "type": "accept", "id": id })).await;
+    let bob_paired = bob.next(|m| m["type"] == "paired").await;
+    let mut ada = Lobby::open(addr, Some(&ada_cookie)).await;
+    let ada_paired = ada.next(|m| m["type"] == "paired").await;
+    assert_eq!(ada_paired["room"], bob_paired["room"]);
+    assert_eq!(ada_paired["role"], "marshal");
+    let room = ada_paired["room"].as_str().unwrap();
+    let seat = Client::join(addr, room, Some(&token(&ada_paired))).await;
+    assert_eq!(seat.welcome.as_ref().unwrap()["role"], "marshal");
+    // Told once: the next lobby page is not sent into that game again.
+    ada.ws.close(None).await.unwrap();
+    let mut again = Lobby::open(addr, Some(&ada_cookie)).await;
+    again.send(json!({ "type": "cancel", "id": "none" })).await;
+    let next = again.next(|m| m["type"] == "paired" || m["type"] == "error").await;
+    assert_eq!(next["type"], "error", "{next}");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn quick_pairing_pairs_two_players_of_one_pool() {
     let db = TestDb::sqlite();

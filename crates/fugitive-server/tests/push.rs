@@ -145,8 +145,17 @@ async fn subscriptions(db: &TestDb) -> i64 {
 
 #[tokio::test]
 async fn the_player_whose_turn_it_is_is_told_and_a_gone_subscription_is_dropped() {
+    told_and_dropped(TestDb::sqlite()).await;
+}
+
+#[tokio::test]
+#[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
+async fn postgres_the_player_whose_turn_it_is_is_told_and_a_gone_subscription_is_dropped() {
+    told_and_dropped(TestDb::postgres().await).await;
+}
+
+async fn told_and_dropped(db: TestDb) {
     let (service, mut pushed, status) = push_service().await;
-    let db = TestDb::sqlite();
     let server =
         Server::start(&db, &["--push-allow-http", "--vapid-subject", "mailto:ops@example.com"]).await;
     let addr = server.addr;
@@ -196,6 +205,7 @@ async fn the_player_whose_turn_it_is_is_told_and_a_gone_subscription_is_dropped(
     // Ada was at the table: nobody else was told.
     assert!(pushed.try_recv().is_err());
     server.stop().await;
+    db.drop_database().await;
 }
 
 #[tokio::test]

@@ -143,11 +143,19 @@ async fn games_without_a_clock_against_the_computer_between_one_profile_or_abort
     assert_eq!(fugitive.act(json!({ "type": "end_turn" })).await["ok"], true);
     let over = fugitive.wait_state(|s| !s["view"]["outcome"].is_null()).await;
     assert_eq!(over["view"]["outcome"], json!({ "winner": "fugitive", "reason": "time_out" }));
+    // Said aborted, not "lost on time", wherever the game is shown.
+    assert_eq!(over["room"]["aborted"], true, "{over}");
+    let (_, summary) = http(addr, "GET", &format!("/api/rooms/{aborted}"), None).await;
+    assert_eq!(summary["aborted"], true, "{summary}");
+    let (_, replay) = http(addr, "GET", &format!("/api/rooms/{aborted}/games/1"), None).await;
+    assert_eq!(replay["aborted"], true);
 
     // A rated one, to show the others were seen and passed over.
     let (rated, _, bob_token) = room(addr, &ada_cookie, &bob_cookie, json!({ "turn_clock_secs": 300 })).await;
     let mut marshal = Client::join(addr, &rated, Some(&bob_token)).await;
     assert_eq!(marshal.act(json!({ "type": "resign" })).await["ok"], true);
+    let (_, summary) = http(addr, "GET", &format!("/api/rooms/{rated}"), None).await;
+    assert_eq!(summary["aborted"], false, "a resignation is a loss");
 
     for id in [&ada, &bob] {
         let page = public(addr, id).await;

@@ -176,3 +176,47 @@ pub async fn expire(db: &Db, now: i64, startup: bool) -> Result<Vec<String>, DbE
     }
     Ok(ids)
 }
+
+/// Notes that a game was made in `room` from a seek of `profile`, who plays `role` there, for
+/// him to be told when he next opens the lobby (he may not be told now).
+///
+/// # Errors
+/// On a database failure.
+pub async fn note_pairing(db: &Db, profile: &str, room: &str, role: &str, at: i64) -> Result<(), DbError> {
+    sqlx::query(
+        "INSERT INTO seek_pairings (profile_id, room_id, role, at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (profile_id, room_id) DO NOTHING",
+    )
+    .bind(profile)
+    .bind(room)
+    .bind(role)
+    .bind(at)
+    .execute(db.pool())
+    .await?;
+    Ok(())
+}
+
+/// Takes the pairings `profile` was not told of, oldest first, as (room, role): each is
+/// returned once.
+///
+/// # Errors
+/// On a database failure.
+pub async fn take_pairings(db: &Db, profile: &str) -> Result<Vec<(String, String)>, DbError> {
+    let rows = sqlx::query("DELETE FROM seek_pairings WHERE profile_id = $1 RETURNING room_id, role, at")
+        .bind(profile)
+        .fetch_all(db.pool())
+        .await?;
+    let mut pairings: Vec<(i64, String, String)> =
+        rows.iter().map(|r| (r.get(2), r.get(0), r.get(1))).collect();
+    pairings.sort();
+    Ok(pairings.into_iter().map(|(_, room, role)| (room, role)).collect())
+}
+
+/// Forgets the pairing in `room` (a seek makes one room, for one seeker): he was told.
+///
+/// # Errors
+/// On a database failure.
+pub async fn told_pairing(db: &Db, room: &str) -> Result<(), DbError> {
+    sqlx::query("DELETE FROM seek_pairings WHERE room_id = $1").bind(room).execute(db.pool()).await?;
+    Ok(())
+}

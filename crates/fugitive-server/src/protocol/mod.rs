@@ -302,6 +302,9 @@ pub struct RoomStatus {
     pub series: crate::model::table::SeriesStatus,
     /// The role the computer opponent plays in the current game (`None`: two people).
     pub computer: Option<Role>,
+    /// The game ended aborted: the loser's clock ran out before his first move. Nobody won
+    /// it and it is unrated, whatever its `outcome` says (issue 25).
+    pub aborted: bool,
 }
 
 impl RoomStatus {

@@ -233,6 +233,8 @@ pub struct Summary {
     pub to_move: Option<Role>,
     /// How the current game ended, once it has.
     pub outcome: Option<fugitive_core::Outcome>,
+    /// Whether it ended aborted (`model::rating::aborted`).
+    pub aborted: bool,
     /// The players' names, by role.
     pub names: ByRole<Option<String>>,
 }

@@ -205,6 +205,7 @@ impl Machine {
             seats: status.seats,
             to_move: self.log.game.to_move(),
             outcome: self.log.game.outcome(),
+            aborted: status.aborted,
             names: status.names,
             game: self.log.game_number,
             over: self.log.game.is_over(),

@@ -67,6 +67,7 @@ impl Machine {
                 winner: self.log.series.winner().map(|seat| self.role_of(seat)),
             },
             computer: self.log.computer.bot.map(|_| self.role_of(Seat::Guest)),
+            aborted: rating::aborted(&self.log.game),
         }
     }
 

@@ -1,4 +1,4 @@
--- Web Push (issue 25): told when it is your turn, with the tab closed. Portable SQL.
+-- Web Push and the lobby's missed pairings (issue 25). Portable SQL.
 
 -- A browser's push subscription, made by a profile's "notify me": the push service's endpoint
 -- (a capability URL: whoever knows it can post to that browser), the browser's P-256 key
@@ -19,4 +19,14 @@ CREATE INDEX push_subscriptions_profile ON push_subscriptions (profile_id, creat
 CREATE TABLE server_settings (
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
+);
+
+-- A game made from a seek whose seeker was not told at once (the node that kept his seek was
+-- down, or his lobby page was closed): he is told (`paired`) when he next opens the lobby, once.
+CREATE TABLE seek_pairings (
+    profile_id TEXT NOT NULL,
+    room_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (profile_id, room_id)
 );
