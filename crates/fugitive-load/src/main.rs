@@ -24,6 +24,8 @@
 //! server that only sends the real server's frames (`fanout.rs`), beside the real server on
 //! SQLite and (with `--postgres`) PostgreSQL, `pgbench` and bare SQLite, with each process's
 //! CPU per action.
+//! `--mode lobby` measures the lobby under load (`lobby.rs`): memory per lobby page, and a new
+//! seek → every lobby page beside a bare echo.
 //! `--mode nodes --database-url postgres://…` measures several nodes on one PostgreSQL database
 //! (`nodes.rs`): latency with the players on one node or two, and the handover of a killed
 //! node's rooms.
@@ -34,6 +36,7 @@ mod client;
 mod commit;
 mod echo;
 mod fanout;
+mod lobby;
 mod matrix;
 mod nodes;
 mod play;
@@ -95,6 +98,15 @@ pub struct Args {
     /// Print the `## fugitive-server` section of BENCHMARKS.md instead of the bare tables.
     #[arg(long)]
     markdown: bool,
+    /// `--mode lobby`: lobby pages (WebSockets) open at once.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=15_000))]
+    pages: u32,
+    /// `--mode lobby`: open seeks.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    seeks: u32,
+    /// `--mode lobby`: new seeks timed to every page (and echo bursts).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    seek_rounds: u32,
     /// What to measure: memory and latency, or durable actions per second (`commit.rs`).
     #[arg(long, value_enum, default_value_t = Mode::Memory)]
     mode: Mode,
@@ -194,6 +206,9 @@ enum Mode {
     Ceiling,
     /// The bare fan-out server `--mode ceiling` measures (a child of `--mode ceiling`).
     FanoutServer,
+    /// The lobby under load: open seeks and lobby pages on one node; memory per page, a new
+    /// seek → every page, beside a bare echo (`lobby.rs`).
+    Lobby,
 }
 
 /// Rooms set up (and held) before the baseline of the active-room run, so one-time costs such
@@ -240,6 +255,14 @@ async fn main() -> anyhow::Result<()> {
             .await
             .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
         print!("{}", commit::section(&figures, &command));
+        return Ok(());
+    }
+    if args.mode == Mode::Lobby {
+        let http = reqwest::Client::new();
+        let figures = tokio::time::timeout(args.timeout, lobby::run(&args, &http))
+            .await
+            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        print!("{}", lobby::section(&figures, &command));
         return Ok(());
     }
     if args.mode == Mode::Nodes {

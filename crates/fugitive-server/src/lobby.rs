@@ -108,6 +108,18 @@ struct Inner {
     events: broadcast::Sender<Arc<str>>,
     /// A std `Mutex`: held only for map reads and writes, never across an `.await`.
     live: Mutex<Live>,
+    /// The list every lobby page gets first, made once per change (`fugitive-load --mode lobby`:
+    /// made for each page, it cost two queries per seek, and 5,000 pages over 1,000 seeks took
+    /// minutes to open).
+    list: Mutex<List>,
+}
+
+/// The list as last made, and the number of changes so far: a list made while a change came
+/// is not kept.
+#[derive(Debug, Default)]
+struct List {
+    changes: u64,
+    text: Option<Arc<str>>,
 }
 
 #[derive(Debug, Default)]
@@ -124,7 +136,7 @@ impl Lobby {
     /// The lobby over `rooms`.
     pub fn new(rooms: Rooms) -> Lobby {
         let (events, _) = broadcast::channel(EVENTS);
-        Lobby { inner: Arc::new(Inner { rooms, events, live: Mutex::default() }) }
+        Lobby { inner: Arc::new(Inner { rooms, events, live: Mutex::default(), list: Mutex::default() }) }
     }
 
     fn db(&self) -> &Db {
@@ -140,8 +152,42 @@ impl Lobby {
         self.inner.events.subscribe()
     }
 
+    /// The list is no longer what it was: made again when next asked for.
+    fn changed(&self) {
+        let mut list = self.inner.list.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        list.changes += 1;
+        list.text = None;
+    }
+
+    /// The first message of a lobby page of `profile` (or of nobody): the list ([`Lobby::snapshot`])
+    /// with `"profile"`, made once per change and shared by every page.
+    ///
+    /// # Errors
+    /// On a database failure.
+    pub async fn first_list(&self, profile: Option<&str>) -> Result<String, LobbyError> {
+        let (kept, changes) = {
+            let list = self.inner.list.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            (list.text.clone(), list.changes)
+        };
+        let text = match kept {
+            Some(text) => text,
+            None => {
+                let text: Arc<str> = self.snapshot().await?.to_string().into();
+                let mut list = self.inner.list.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if list.changes == changes {
+                    list.text = Some(text.clone());
+                }
+                text
+            }
+        };
+        // `{"pools":…` → `{"profile":…,"pools":…`: the shared text is not parsed again per page.
+        let profile = serde_json::to_string(&profile).unwrap_or_else(|_| "null".into());
+        Ok(format!("{{\"profile\":{profile},{}", text.strip_prefix('{').unwrap_or(&text)))
+    }
+
     /// Tells every lobby socket of this node, and (PostgreSQL) the other nodes, which tell theirs.
     fn announce(&self, event: Value) {
+        self.changed();
         let text = event.to_string();
         let _ = self.inner.events.send(text.as_str().into());
         self.notify(format!("l {} {} {text}", self.db().node(), now_ms()));
@@ -169,6 +215,7 @@ impl Lobby {
             "l" => {
                 // A seek of this node removed there keeps its seeker's token here: the `t`
                 // notice that it was taken may come after.
+                self.changed();
                 let _ = self.inner.events.send(rest.into());
             }
             "t" => {

@@ -127,6 +127,10 @@ impl Vapid {
             }
         };
         let bytes = BASE64URL.decode(&text).map_err(|_| PushError::BadKey)?;
+        // Checked first: `from_bytes` panics on a scalar of another length.
+        if bytes.len() != 32 {
+            return Err(PushError::BadKey);
+        }
         let key = ES256KeyPair::from_bytes(&bytes).map_err(|_| PushError::BadKey)?;
         Ok(Vapid { key, subject: subject.to_string() })
     }

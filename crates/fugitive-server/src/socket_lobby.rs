@@ -17,7 +17,7 @@ use axum::http::header::ORIGIN;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::{OwnedSemaphorePermit, broadcast, mpsc};
 
 use crate::app::{AppError, AppState};
@@ -63,7 +63,12 @@ pub async fn upgrade(
             return AppError::Unavailable.into_response();
         }
     };
-    ws.max_message_size(MAX_MESSAGE)
+    // As a room's socket (`socket.rs`): a small read buffer, and frames written as they come
+    // (`fugitive-load --mode lobby`: tungstenite's default buffers made a page 128 KiB).
+    ws.read_buffer_size(4096)
+        .write_buffer_size(0)
+        .max_write_buffer_size(4 << 20)
+        .max_message_size(MAX_MESSAGE)
         .on_upgrade(move |socket| serve(socket, app, profile, headers, peer, permit))
 }
 
@@ -89,13 +94,8 @@ async fn serve(
     }
     // Subscribed before the list is read: a change in between comes twice, never not at all.
     let mut events = lobby.subscribe();
-    let first = match lobby.snapshot().await {
-        Ok(mut list) => {
-            list["profile"] = player.as_ref().map_or(Value::Null, |p| json!(p.profile.id));
-            list.to_string()
-        }
-        Err(code) => error(code),
-    };
+    let profile = player.as_ref().map(|p| p.profile.id.clone());
+    let first = lobby.first_list(profile.as_deref()).await.unwrap_or_else(error);
     let _ = tell.try_send(first);
     if let Some(player) = &player {
         match lobby.missed_pairings(player).await {
@@ -117,9 +117,9 @@ async fn serve(
                         break;
                     }
                 }
-                Err(broadcast::error::RecvError::Lagged(_)) => match lobby.snapshot().await {
+                Err(broadcast::error::RecvError::Lagged(_)) => match lobby.first_list(profile.as_deref()).await {
                     Ok(list) => {
-                        let _ = tell.try_send(list.to_string());
+                        let _ = tell.try_send(list);
                     }
                     Err(_) => break,
                 },

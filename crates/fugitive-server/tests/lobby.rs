@@ -231,6 +231,32 @@ async fn a_seeker_not_there_when_his_seek_is_taken_finds_his_game_in_the_lobby()
     server.stop().await;
 }
 
+/// Many players seek at once (`fugitive-load --mode lobby` found seeks refused `unavailable`
+/// on SQLite: "database is locked"); every seek is made and listed, and the limit still holds.
+#[tokio::test]
+async fn players_seeking_at_once_all_get_their_seeks() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let addr = server.addr;
+    let mut players = Vec::new();
+    for _ in 0..12 {
+        let (_, cookie) = profile(addr).await;
+        players.push(Lobby::open(addr, Some(&cookie)).await);
+    }
+    let by_post = json!({ "role": "random", "rules": {}, "turn_clock_secs": 86_400, "rated": true });
+    for _ in 0..3 {
+        let seeks = players.iter_mut().map(|player| player.seek(by_post.clone()));
+        for seeked in futures_util::future::join_all(seeks).await {
+            assert_eq!(seeked["type"], "seeked", "{seeked}");
+        }
+    }
+    let refused = futures_util::future::join_all(players.iter_mut().map(|p| p.seek(by_post.clone()))).await;
+    assert!(refused.iter().all(|r| r["code"] == "too_many_seeks"), "{refused:?}");
+    let list = Lobby::open(addr, None).await.list;
+    assert_eq!(list["seeks"].as_array().unwrap().len(), 36);
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn quick_pairing_pairs_two_players_of_one_pool() {
     let db = TestDb::sqlite();

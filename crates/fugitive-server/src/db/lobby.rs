@@ -54,22 +54,16 @@ fn seek(row: &sqlx::any::AnyRow) -> StoredSeek {
 }
 
 /// Stores a seek if its profile has fewer than `max` open ones: whether it was stored. The
-/// count and the insert are one transaction.
+/// count and the insert are one statement.
 ///
 /// # Errors
 /// On a database failure.
 pub async fn insert(db: &Db, seek: &StoredSeek, max: i64) -> Result<bool, DbError> {
-    let mut tx = db.pool().begin().await?;
-    let open: i64 = sqlx::query("SELECT COUNT(*) FROM seeks WHERE profile_id = $1")
-        .bind(&seek.profile)
-        .fetch_one(&mut *tx)
-        .await?
-        .get(0);
-    if open >= max {
-        return Ok(false);
-    }
-    sqlx::query(&format!(
-        "INSERT INTO seeks ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+    // One statement, not a transaction that reads and then writes: on SQLite, two of those at
+    // once fail with "database is locked" (`fugitive-load --mode lobby` made its seeks refused).
+    let done = sqlx::query(&format!(
+        "INSERT INTO seeks ({COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 \
+         WHERE (SELECT COUNT(*) FROM seeks WHERE profile_id = $2) < $13"
     ))
     .bind(&seek.id)
     .bind(&seek.profile)
@@ -83,10 +77,10 @@ pub async fn insert(db: &Db, seek: &StoredSeek, max: i64) -> Result<bool, DbErro
     .bind(&seek.node)
     .bind(seek.created_at)
     .bind(seek.expires_at)
-    .execute(&mut *tx)
+    .bind(max)
+    .execute(db.pool())
     .await?;
-    tx.commit().await?;
-    Ok(true)
+    Ok(done.rows_affected() == 1)
 }
 
 /// The open seeks, oldest first (correspondence seeks past their time left out).

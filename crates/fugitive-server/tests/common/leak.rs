@@ -31,6 +31,7 @@ pub fn assert_hidden(frames: &[Value], viewer: &str, number: u64) {
         assert_eq!(
             keys(&frame["room"]),
             set(&[
+                "aborted",
                 "seats",
                 "presence",
                 "clock",
