@@ -91,7 +91,7 @@ function tell(before, msg, notice) {
     .slice(seen)
     .map((e) =>
       e.type === 'game_over'
-        ? [outcomeText(view.outcome, view.viewer), seriesWinnerText(view, msg.room)]
+        ? [outcomeText(view.outcome, view.viewer, msg.room?.aborted), seriesWinnerText(view, msg.room)]
         : describe(e, view.viewer, view.decks),
     )
     .flat();

@@ -14,8 +14,13 @@ export function reasonText(outcome, viewer) {
   return t(`reason.${outcome.reason}`);
 }
 
-/// How a game ended, for `viewer`: who won ("You win." for the winner), and why.
-export function outcomeText(outcome, viewer) {
+/// How a game ended, for `viewer`: who won ("You win." for the winner), and why. An `aborted`
+/// game (the server says so: the loser's clock ran out before his first move) has no winner.
+export function outcomeText(outcome, viewer, aborted = false) {
+  if (aborted) {
+    const loser = outcome.winner === 'fugitive' ? 'marshal' : 'fugitive';
+    return `${t('over.aborted')} ${t(`over.aborted.${viewer === loser ? 'you' : loser}`)}`;
+  }
   const head =
     viewer === 'spectator'
       ? t(`over.wins.${outcome.winner}`)
@@ -26,8 +31,9 @@ export function outcomeText(outcome, viewer) {
 }
 
 /// One history entry as a sentence, for `viewer` ("you" for their own moves); `decks` are the
-/// view's decks, whose ranges name what M3 Stakeout counted.
-export function describe(event, viewer, decks = []) {
+/// view's decks, whose ranges name what M3 Stakeout counted; `aborted`: the server said the game
+/// was aborted.
+export function describe(event, viewer, decks = [], aborted = false) {
   const mine = (role) => viewer === role;
   const subject = (role) => t(`role.subject.${role}`);
   switch (event.type) {
@@ -70,7 +76,9 @@ export function describe(event, viewer, decks = []) {
     case 'timed_out':
       return t(mine(event.role) ? 'log.timedOutYou' : 'log.timedOut', { who: subject(event.role) });
     case 'game_over':
-      return `${t(`over.wins.${event.outcome.winner}`)} ${reasonText(event.outcome, viewer)}`;
+      return aborted
+        ? outcomeText(event.outcome, viewer, true)
+        : `${t(`over.wins.${event.outcome.winner}`)} ${reasonText(event.outcome, viewer)}`;
     default:
       return describeEvent(event, viewer, decks);
   }
@@ -154,12 +162,12 @@ function tone(event) {
   }
 }
 
-export function renderHistory(view) {
+export function renderHistory(view, aborted = false) {
   const entries = view.history.map((event, i) =>
     h(
       'li',
       { class: ['entry', event.type, tone(event)], 'data-testid': `log-${i}`, 'data-type': event.type },
-      describe(event, view.viewer, view.decks),
+      describe(event, view.viewer, view.decks, aborted),
     ),
   );
   return h(

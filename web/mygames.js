@@ -6,7 +6,7 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { reasonText } from './history.js';
+import { outcomeText, reasonText } from './history.js';
 import { seatRooms } from './seat.js';
 import { local } from './storage.js';
 
@@ -40,9 +40,13 @@ export function roleIn(note, game) {
   return (game - note.game) % 2 === 0 ? note.role : other;
 }
 
-/// What one entry says: `{ state, text }`, `state` one of your-turn, their-turn, waiting, won, lost.
+/// What one entry says: `{ state, text }`, `state` one of your-turn, their-turn, waiting, won, lost,
+/// aborted.
 export function describeGame(summary, role) {
   const other = role === 'fugitive' ? 'marshal' : role === 'marshal' ? 'fugitive' : null;
+  if (summary.outcome && summary.aborted) {
+    return { state: 'aborted', text: outcomeText(summary.outcome, role ?? 'spectator', true) };
+  }
   if (summary.outcome) {
     const won = summary.outcome.winner === role;
     const head = role ? (won ? t('myGames.won') : t('myGames.lost')) : t(`over.wins.${summary.outcome.winner}`);
@@ -73,7 +77,7 @@ export async function loadMyGames() {
 /// The list, your turn first.
 export function renderMyGames(entries) {
   if (!entries?.length) return null;
-  const rank = { 'your-turn': 0, waiting: 1, 'their-turn': 2, won: 3, lost: 3 };
+  const rank = { 'your-turn': 0, waiting: 1, 'their-turn': 2, won: 3, lost: 3, aborted: 3 };
   const rows = entries
     .map(({ room, note, summary }) => {
       const role = roleIn(note, summary.game);

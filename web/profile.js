@@ -1,8 +1,8 @@
 // The profile without an account (issue 25): the server makes it on the first visit and keeps
 // it in an HttpOnly cookie this page never reads. The landing page shows its panel: the name,
-// moving the profile to another device (a link or a short code, once, for 10 minutes), and
-// deleting it. The seats taken under the profile come back from the server (`syncSeats`), so
-// "my games" follows it to a new device.
+// moving the profile to another device (a link or a short code, once, for 10 minutes),
+// "notify me" (Web Push, `push.js`), and deleting it. The seats taken under the profile come back
+// from the server (`syncSeats`), so "my games" follows it to a new device.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -51,7 +51,10 @@ export function profilePanel(changed) {
   let transfer = null; // { link, code }
   let code = '';
   // Which folds are open: the page is drawn anew on every change.
-  const open = { move: false, delete: false };
+  const open = { move: false, delete: false, notify: false };
+  // Web Push in this browser, once its fold was opened: on, off, denied, unsupported, failed.
+  // Its code (push.js) is imported then: a first visit loads none of it.
+  let notify = null;
   const fold = (name) => ({
     open: open[name],
     ontoggle: (e) => {
@@ -102,6 +105,19 @@ export function profilePanel(changed) {
     say('profile.moved');
     // "My games" of the profile just taken.
     location.reload();
+  }
+
+  async function openNotify(event) {
+    open.notify = event.target.open;
+    if (!open.notify || notify) return;
+    notify = await (await import('./push.js')).pushState();
+    changed();
+  }
+
+  async function toggleNotify() {
+    const push = await import('./push.js');
+    notify = notify === 'on' ? await push.disablePush() : await push.enablePush();
+    changed();
   }
 
   async function remove() {
@@ -203,6 +219,20 @@ export function profilePanel(changed) {
           }),
           h('button', { type: 'submit', 'data-testid': 'profile-redeem' }, t('profile.useCode')),
         ),
+      ),
+      h(
+        'details',
+        { class: 'profile-notify', 'data-testid': 'profile-notify', open: open.notify, ontoggle: openNotify },
+        h('summary', {}, t('push.title')),
+        h('p', {}, t('push.help')),
+        notify ? h('p', { role: 'status', 'data-testid': 'push-state' }, t(`push.${notify}`)) : null,
+        notify && notify !== 'unsupported'
+          ? h(
+              'button',
+              { type: 'button', 'data-testid': 'push-toggle', onclick: toggleNotify },
+              t(notify === 'on' ? 'push.disable' : 'push.enable'),
+            )
+          : null,
       ),
       h(
         'details',

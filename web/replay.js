@@ -43,7 +43,7 @@ export async function showReplay(root, room, game) {
     const before = record.steps[step - 1].history.length;
     return record.steps[step].history
       .slice(before)
-      .map((e) => describe(e, 'spectator', record.steps[step].decks))
+      .map((e) => describe(e, 'spectator', record.steps[step].decks, record.aborted))
       .filter(Boolean)
       .join(' ');
   }
@@ -74,7 +74,11 @@ export async function showReplay(root, room, game) {
       'div',
       { class: 'replay', 'data-testid': 'replay', 'data-step': step, 'data-steps': record.steps.length },
       h('h1', {}, t('replay.title', { n: game })),
-      h('p', { class: 'status', 'data-testid': 'replay-outcome' }, outcomeText(record.view.outcome, 'spectator')),
+      h(
+        'p',
+        { class: 'status', 'data-testid': 'replay-outcome' },
+        outcomeText(record.view.outcome, 'spectator', record.aborted),
+      ),
       h('p', { class: 'replay-step', 'data-testid': 'replay-step' }, where),
       h(
         'div',

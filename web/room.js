@@ -271,7 +271,7 @@ class RoomPage {
         renderSpectators(room),
         renderSeries(room, this.msg.game),
         renderNotifyOffer(view, room, () => this.render()),
-        renderStatus(view),
+        renderStatus(view, room?.aborted),
         renderLastMove(view, recent),
         over
           ? renderGameOver(this.msg, this.room, {
@@ -304,7 +304,7 @@ class RoomPage {
           send: (request) => this.send(request),
           render: () => this.render(),
         }),
-        renderHistory(view),
+        renderHistory(view, room?.aborted),
         renderName(this),
         renderResign(this),
       ),

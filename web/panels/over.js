@@ -14,7 +14,7 @@ export function renderGameOver(msg, room, on) {
   const { view } = msg;
   const me = view.viewer;
   const panel = [
-    h('h2', { class: 'over-line', 'data-testid': 'over-line' }, outcomeText(view.outcome, me)),
+    h('h2', { class: 'over-line', 'data-testid': 'over-line' }, outcomeText(view.outcome, me, msg.room?.aborted)),
     renderSeriesWinner(view, msg.room),
     renderRatingChange(room, msg.game, on.changed ?? (() => {})),
     h('p', { class: 'reveal-note' }, t('over.revealed')),

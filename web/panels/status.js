@@ -8,9 +8,9 @@ import { statusText, ownGuess } from '../table.js';
 import { describe, outcomeText } from '../history.js';
 
 /// The status line.
-export function renderStatus(view) {
+export function renderStatus(view, aborted = false) {
   const me = view.viewer;
-  const text = view.outcome ? outcomeText(view.outcome, me) : statusText(view);
+  const text = view.outcome ? outcomeText(view.outcome, me, aborted) : statusText(view);
   return h('p', { class: ['status', view.to_move === me ? 'mine' : null], 'data-testid': 'status' }, text);
 }
 
