@@ -107,8 +107,9 @@ pub async fn rename(db: &Db, id: &str, name: Option<&str>) -> Result<(), DbError
     Ok(())
 }
 
-/// Deletes a profile: its secret, its name, its sealed seat tokens and its transfers go; the row
-/// stays (deleted), so its games keep pointing at "deleted player". One transaction.
+/// Deletes a profile: its secret, its name, its sealed seat tokens, its transfers and its push
+/// subscriptions go; the row stays (deleted), so its games keep pointing at "deleted player".
+/// One transaction.
 ///
 /// # Errors
 /// On a database failure; then nothing changed.
