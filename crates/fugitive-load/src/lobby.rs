@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -171,7 +171,7 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Figures>
 
 /// `rounds` new seeks made on `seeker`, each timed to every page's `seek_added`.
 async fn fanout(seeker: &mut Socket, pages: Vec<Socket>, rounds: usize) -> anyhow::Result<Histogram<u64>> {
-    let sent: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
+    let mut sent: HashMap<String, Instant> = HashMap::new();
     let (samples, mut got) = mpsc::unbounded_channel::<(String, Instant)>();
     let mut readers = tokio::task::JoinSet::new();
     for mut ws in pages {
@@ -196,7 +196,7 @@ async fn fanout(seeker: &mut Socket, pages: Vec<Socket>, rounds: usize) -> anyho
         let seeked: Value =
             serde_json::from_str(&next_text(seeker, |t| t.contains(r#""type":"seeked""#)).await?)?;
         let id = seeked["id"].as_str().context("a seek without an id")?.to_string();
-        sent.lock().map_err(|_| anyhow::anyhow!("poisoned"))?.insert(id.clone(), start);
+        sent.insert(id.clone(), start);
         let cancel = json!({ "type": "cancel", "id": id });
         seeker.send(Message::text(cancel.to_string())).await?;
         // A pause between rounds, so each is one seek reaching idle pages.
@@ -206,7 +206,6 @@ async fn fanout(seeker: &mut Socket, pages: Vec<Socket>, rounds: usize) -> anyho
     while let Some(done) = readers.join_next().await {
         held.push(done??);
     }
-    let sent = sent.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
     while let Some((id, at)) = got.recv().await {
         let start = sent.get(&id).context("a seek_added for a seek not made here")?;
         histogram.record(at.duration_since(*start).as_micros() as u64)?;
