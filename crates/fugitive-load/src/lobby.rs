@@ -7,13 +7,12 @@
 //!    how long the pages took to open (each gets the whole list of seeks first);
 //! 2. a new seek → every lobby page: `--seek-rounds` times, one more seek is made (and cancelled
 //!    again, so the list stays at `--seeks`), timed from sending it until each page has its
-//!    `seek_added`: one sample per page and round;
+//!    `seek_added`: one sample per page and round, the next round once every page has the last;
 //! 3. the baseline, in the same run: as many sockets on a bare axum WebSocket echo in a process of
 //!    its own (`echo.rs`), all sending at once, `--seek-rounds` times: each socket's round trip. It is
 //!    what the machine and the client take to get one small frame to and back from that many
 //!    sockets at once, the floor under the lobby's fan-out.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -169,9 +168,10 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Figures>
     })
 }
 
-/// `rounds` new seeks made on `seeker`, each timed to every page's `seek_added`.
+/// `rounds` new seeks made on `seeker`, each timed to every page's `seek_added`; the next is
+/// made once every page has the last.
 async fn fanout(seeker: &mut Socket, pages: Vec<Socket>, rounds: usize) -> anyhow::Result<Histogram<u64>> {
-    let mut sent: HashMap<String, Instant> = HashMap::new();
+    let count = pages.len();
     let (samples, mut got) = mpsc::unbounded_channel::<(String, Instant)>();
     let mut readers = tokio::task::JoinSet::new();
     for mut ws in pages {
@@ -179,10 +179,7 @@ async fn fanout(seeker: &mut Socket, pages: Vec<Socket>, rounds: usize) -> anyho
         readers.spawn(async move {
             for _ in 0..rounds {
                 let text = next_text(&mut ws, |text| text.contains(r#""type":"seek_added""#)).await?;
-                let at = Instant::now();
-                let added: Value = serde_json::from_str(&text)?;
-                let id = added["seek"]["id"].as_str().context("a seek_added without an id")?.to_string();
-                let _ = samples.send((id, at));
+                let _ = samples.send((seek_id(&text).context("a seek_added without an id")?, Instant::now()));
             }
             anyhow::Ok(ws)
         });
@@ -191,26 +188,35 @@ async fn fanout(seeker: &mut Socket, pages: Vec<Socket>, rounds: usize) -> anyho
     let mut histogram = Histogram::<u64>::new(3)?;
     for _ in 0..rounds {
         let start = Instant::now();
-        let seek_msg = json!({ "type": "seek", "seek": { "role": "random", "rules": {}, "turn_clock_secs": 300, "rated": true } });
-        seeker.send(Message::text(seek_msg.to_string())).await?;
+        let seek = json!({ "type": "seek", "seek": { "role": "random", "rules": {}, "turn_clock_secs": 300, "rated": true } });
+        seeker.send(Message::text(seek.to_string())).await?;
         let seeked: Value =
             serde_json::from_str(&next_text(seeker, |t| t.contains(r#""type":"seeked""#)).await?)?;
         let id = seeked["id"].as_str().context("a seek without an id")?.to_string();
-        sent.insert(id.clone(), start);
-        let cancel = json!({ "type": "cancel", "id": id });
-        seeker.send(Message::text(cancel.to_string())).await?;
-        // A pause between rounds, so each is one seek reaching idle pages.
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        for _ in 0..count {
+            let (seen, at) = tokio::time::timeout(PATIENCE, got.recv())
+                .await
+                .context("a page waited too long for a new seek")?
+                .context("a page failed")?;
+            if seen != id {
+                bail!("a page got seek {seen} while {id} was the new one");
+            }
+            histogram.record(at.duration_since(start).as_micros() as u64)?;
+        }
+        seeker.send(Message::text(json!({ "type": "cancel", "id": id }).to_string())).await?;
     }
-    let mut held = Vec::new();
     while let Some(done) = readers.join_next().await {
-        held.push(done??);
-    }
-    while let Some((id, at)) = got.recv().await {
-        let start = sent.get(&id).context("a seek_added for a seek not made here")?;
-        histogram.record(at.duration_since(*start).as_micros() as u64)?;
+        done??;
     }
     Ok(histogram)
+}
+
+/// The seek's id in a `seek_added` text, found without parsing the whole message (the client's
+/// JSON parsing of thousands of pages would be measured too): the first `"id"` is the seek's.
+fn seek_id(text: &str) -> Option<String> {
+    let start = text.find(r#""id":""#)? + 6;
+    let end = start + text[start..].find('"')?;
+    Some(text[start..end].to_string())
 }
 
 /// `sockets` echo sockets sending at once, `rounds` times: every round trip.
