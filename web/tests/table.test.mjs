@@ -327,7 +327,7 @@ test('the Fugitive on a phone: the fold, footprints, 42, animation, reduced moti
   }
 });
 
-test('the clock turns urgent, the loser by time is told in words, the rematch swaps roles', async () => {
+test('the clock turns urgent, a game aborted by the clock is told in words, the rematch swaps roles', async () => {
   const { page, room } = await roomVia({ role: 'marshal', opponent: { bot: 'easy' }, turn_clock_secs: 4 });
   const watcher = await newPlayer(browser, { viewport: PHONE });
   await watcher.goto(`${server.url}${room.links.spectate}`);
@@ -337,9 +337,16 @@ test('the clock turns urgent, the loser by time is told in words, the rematch sw
   assert.ok(size >= 24, `the clock is large: ${size}px`);
   await shot(page, 'table-clock-urgent');
   await page.getByTestId('game-over').waitFor({ timeout: 15000 });
-  assert.match(await page.getByTestId('over-line').textContent(), /You lose\. You ran out of time\./);
+  // The Marshal never moved: the game was aborted (issue 25), not lost on time.
+  assert.match(
+    await page.getByTestId('over-line').textContent(),
+    /Game aborted, not rated\. You did not move before your clock ran out\./,
+  );
   await watcher.getByTestId('game-over').waitFor();
-  assert.match(await watcher.getByTestId('over-line').textContent(), /The Marshal ran out of time\./);
+  assert.match(
+    await watcher.getByTestId('over-line').textContent(),
+    /The Marshal did not move before the clock ran out\./,
+  );
   // Every hideout and sprint card in place for everyone.
   for (const p of [page, watcher]) {
     const hidden = await p
