@@ -10,6 +10,7 @@
 mod leases;
 pub mod lobby;
 pub mod profiles;
+pub mod puzzles;
 pub mod ratings;
 mod rooms;
 pub mod table;

@@ -6,6 +6,7 @@
 
 pub mod options;
 pub mod profile;
+pub mod puzzle;
 pub mod rating;
 pub mod replay;
 pub mod seat;
