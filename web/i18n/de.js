@@ -657,4 +657,36 @@ export default {
   'lobby.error.no_pool': 'Diese Paarung gibt es nicht.',
   'lobby.error.rate_limited': 'Zu viele Gesuche in kurzer Zeit: Warte eine Minute.',
   'lobby.error.unavailable': 'Der Server konnte das gerade nicht; versuch es noch einmal.',
+  'puzzle.title': 'Rätsel',
+  'puzzle.link': 'Ein Rätsel lösen',
+  'puzzle.theme.certain': 'Ein Treffer ist sicher – finde ihn',
+  'puzzle.theme.finds_all': 'Einmal mehrere Zahlen raten findet alle',
+  'puzzle.theme.cover': 'Bleib gedeckt: welches Versteck?',
+  'puzzle.ask.certain':
+    'Du bist die Polizeichefin. Eine Zahl ist ein Versteck, was auch immer der Flüchtende getan hat. Rate sie.',
+  'puzzle.ask.finds_all':
+    'Du bist die Polizeichefin. Jedes verdeckte Versteck kann nur eine Zahl sein. Rate alle auf einmal.',
+  'puzzle.ask.cover':
+    'Du bist der Flüchtende. Welche Versteckkarte lässt der Polizeichefin beim nächsten Raten die geringste Chance?',
+  'puzzle.youPlay': 'Du spielst: {role}',
+  'puzzle.rating': 'Rätselwertung {rating}',
+  'puzzle.yourRating': 'deine Rätselwertung {rating}',
+  'puzzle.trail': 'Die Spur',
+  'puzzle.pick': 'Wähle deine Antwort',
+  'puzzle.answerWith': 'Antworten: {numbers}',
+  'puzzle.solved': 'Gelöst!',
+  'puzzle.failed': 'Diesmal nicht.',
+  'puzzle.why.certain':
+    '{answer} ist auf jeder Spur ein Versteck, die zu allem passt, was die Polizeichefin gesehen hat; keine andere Zahl ist es auf mehr als {next} % davon.',
+  'puzzle.why.finds_all':
+    'Jedes verdeckte Versteck ist sicher: {answer}. Alle auf einmal zu raten findet alle; jedes andere Raten findet weniger oder ist falsch (die beste andere Zahl ist auf {next} % der Spuren ein Versteck).',
+  'puzzle.why.cover':
+    'Mit {answer} errät die Polizeichefin dieses Versteck mit einer Zahl nur zu {best} %; die nächstbeste Wahl lässt ihr {next} %.',
+  'puzzle.next': 'Nächstes Rätsel',
+  'puzzle.error.no_puzzles': 'Es gibt noch keine Rätsel: Sie entstehen aus beendeten Partien.',
+  'puzzle.error.already_answered': 'Dieses Rätsel wurde schon beantwortet.',
+  'puzzle.error.attempt_unknown': 'Dieses Rätsel wurde hier nicht ausgegeben; lade das nächste.',
+  'puzzle.error.bad_answer': 'Diese Antwort kann nicht geprüft werden.',
+  'puzzle.error.puzzle_not_found': 'Dieses Rätsel gibt es nicht.',
+  'puzzle.error.unavailable': 'Der Server konnte das gerade nicht tun; versuch es noch einmal.',
 };

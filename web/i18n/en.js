@@ -651,4 +651,35 @@ export default {
   'lobby.error.no_pool': 'There is no such pairing.',
   'lobby.error.rate_limited': 'Too many seeks in a short time: wait a minute.',
   'lobby.error.unavailable': 'The server could not do this now; try again.',
+  'puzzle.title': 'Puzzles',
+  'puzzle.link': 'Solve a puzzle',
+  'puzzle.theme.certain': 'A guess is certain — find it',
+  'puzzle.theme.finds_all': 'One multi-number guess finds all',
+  'puzzle.theme.cover': 'Keep your cover: which placement?',
+  'puzzle.ask.certain': 'You are the Marshal. One number is a hideout whatever the Fugitive did. Name it.',
+  'puzzle.ask.finds_all':
+    'You are the Marshal. Every face-down hideout can be only one number. Name them all in one guess.',
+  'puzzle.ask.cover':
+    'You are the Fugitive. Which hideout card leaves the Marshal the least chance with her next guess?',
+  'puzzle.youPlay': 'You play the {role}',
+  'puzzle.rating': 'Puzzle rating {rating}',
+  'puzzle.yourRating': 'your puzzle rating {rating}',
+  'puzzle.trail': 'The trail',
+  'puzzle.pick': 'Pick your answer',
+  'puzzle.answerWith': 'Answer {numbers}',
+  'puzzle.solved': 'Solved!',
+  'puzzle.failed': 'Not this time.',
+  'puzzle.why.certain':
+    '{answer} is a hideout on every trail that fits what the Marshal has seen; no other number is one on more than {next} % of them.',
+  'puzzle.why.finds_all':
+    'Every face-down hideout is certain: {answer}. Naming them all at once finds them all; any other guess finds fewer or is wrong (the best other number is a hideout on {next} % of the trails).',
+  'puzzle.why.cover':
+    'Placing {answer} leaves the Marshal a {best} % chance to name that hideout with one number; the next best choice leaves her {next} %.',
+  'puzzle.next': 'Next puzzle',
+  'puzzle.error.no_puzzles': 'There are no puzzles yet: they come from finished games.',
+  'puzzle.error.already_answered': 'This puzzle was answered already.',
+  'puzzle.error.attempt_unknown': 'This puzzle was not handed out here; load the next one.',
+  'puzzle.error.bad_answer': 'This answer cannot be checked.',
+  'puzzle.error.puzzle_not_found': 'There is no such puzzle.',
+  'puzzle.error.unavailable': 'The server could not do this now; try again.',
 };

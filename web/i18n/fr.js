@@ -665,4 +665,35 @@ export default {
   'lobby.error.no_pool': 'Cet appariement n’existe pas.',
   'lobby.error.rate_limited': 'Trop de propositions en peu de temps : attends une minute.',
   'lobby.error.unavailable': 'Le serveur n’a pas pu le faire ; réessaie.',
+  'puzzle.title': 'Énigmes',
+  'puzzle.link': 'Résoudre une énigme',
+  'puzzle.theme.certain': 'Une annonce est sûre : trouve-la',
+  'puzzle.theme.finds_all': 'Une annonce de plusieurs nombres trouve tout',
+  'puzzle.theme.cover': 'Reste caché : quelle cachette poser ?',
+  'puzzle.ask.certain': 'Tu es la Marshall. Un nombre est une cachette quoi qu’ait fait le Fugitif. Annonce-le.',
+  'puzzle.ask.finds_all':
+    'Tu es la Marshall. Chaque cachette face cachée ne peut être qu’un nombre. Annonce-les toutes à la fois.',
+  'puzzle.ask.cover':
+    'Tu es le Fugitif. Quelle carte cachette laisse à la Marshall la plus petite chance à sa prochaine annonce ?',
+  'puzzle.youPlay': 'Tu joues : {role}',
+  'puzzle.rating': 'Classement de l’énigme {rating}',
+  'puzzle.yourRating': 'ton classement aux énigmes {rating}',
+  'puzzle.trail': 'La piste',
+  'puzzle.pick': 'Choisis ta réponse',
+  'puzzle.answerWith': 'Répondre {numbers}',
+  'puzzle.solved': 'Résolue !',
+  'puzzle.failed': 'Pas cette fois.',
+  'puzzle.why.certain':
+    '{answer} est une cachette sur chaque piste compatible avec ce que la Marshall a vu ; aucun autre nombre ne l’est sur plus de {next} % d’entre elles.',
+  'puzzle.why.finds_all':
+    'Chaque cachette face cachée est sûre : {answer}. Les annoncer toutes à la fois les trouve toutes ; toute autre annonce en trouve moins ou est fausse (le meilleur autre nombre est une cachette sur {next} % des pistes).',
+  'puzzle.why.cover':
+    'Poser {answer} laisse à la Marshall {best} % de chances de nommer cette cachette d’un seul nombre ; le meilleur autre choix lui laisse {next} %.',
+  'puzzle.next': 'Énigme suivante',
+  'puzzle.error.no_puzzles': 'Il n’y a pas encore d’énigmes : elles viennent des parties terminées.',
+  'puzzle.error.already_answered': 'Cette énigme a déjà reçu une réponse.',
+  'puzzle.error.attempt_unknown': 'Cette énigme n’a pas été donnée ici ; charge la suivante.',
+  'puzzle.error.bad_answer': 'Cette réponse ne peut pas être vérifiée.',
+  'puzzle.error.puzzle_not_found': 'Cette énigme n’existe pas.',
+  'puzzle.error.unavailable': 'Le serveur n’a pas pu le faire maintenant ; réessaie.',
 };

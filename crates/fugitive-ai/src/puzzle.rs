@@ -10,9 +10,9 @@
 //!   is certain: naming all of them at once finds them all. The answer is that set; any other
 //!   guess finds fewer or is wrong.
 //! - **[`Theme::Cover`]** — the Fugitive is to place: of his hideout cards (each with the least
-//!   sprint cards it needs, the best such set), one leaves the Marshal's best next single guess
-//!   a chance at least [`COVER_MARGIN`] below every other card's, and below passing. The
-//!   answer is that hideout card.
+//!   sprint cards it needs, the best such set), one leaves the Marshal a chance to name the new
+//!   hideout with one number at least [`COVER_MARGIN`] below every other card's, and below
+//!   passing (which leaves his newest hideout as it was). The answer is that hideout card.
 //!
 //! Only exact deductions count (no event variant, no fallback to the trail count), so every
 //! answer is checked by the engine over complete worlds. A puzzle keeps the solver's view as
@@ -77,7 +77,7 @@ pub struct Puzzle {
     /// The numbers of the answer: the guess (Marshal), or the one hideout card (Fugitive).
     pub answer: Cards,
     /// The answer's figure: the chance the guess is right (Marshal themes), or the Marshal's
-    /// best next single-guess chance after the placement (cover).
+    /// best chance to name the new hideout with one number after the placement (cover).
     pub best: f64,
     /// The same figure for the next best choice (the likeliest other number, the best other
     /// placement or passing, whichever is better).
@@ -150,7 +150,7 @@ fn cover(game: &Game) -> Option<Puzzle> {
     if !legal.draws.is_empty() || !legal.choices.is_empty() || legal.placements.len() < 2 {
         return None;
     }
-    // Her best next single guess after each hideout card, with its best least sprint set.
+    // Her best chance to name the new hideout after each card, with its best least sprint set.
     let mut scores: Vec<(Cards, f64)> = Vec::new();
     for placement in &legal.placements {
         let best = least_sprints(&placement.sprints)
@@ -172,7 +172,9 @@ fn cover(game: &Game) -> Option<Puzzle> {
     })
 }
 
-/// The Marshal's best single-guess chance once the Fugitive has done `action`, if exact.
+/// Once the Fugitive has done `action`: the Marshal's best chance to name his newest face-down
+/// hideout with one number (the largest share of worlds any number has at that position), if
+/// the deduction is exact. After a pass, the newest hideout is the last one placed before.
 fn after(game: &Game, action: Action) -> Option<f64> {
     let mut game = game.clone();
     game.apply(Role::Fugitive, action).ok()?;
@@ -180,8 +182,8 @@ fn after(game: &Game, action: Action) -> Option<f64> {
     if !deduction.exact() {
         return None;
     }
-    let numbers = deduction.positions().iter().flat_map(|p| p.candidates.iter().map(|c| c.number));
-    Some(numbers.map(|n| deduction.hideout_share(n)).fold(0.0, f64::max))
+    let newest = deduction.positions().last()?;
+    Some(newest.candidates.iter().map(|c| deduction.share(newest.position, c.number)).fold(0.0, f64::max))
 }
 
 /// The sprint sets a hideout allows with no card to spare (each card needed), at most 3 cards.
