@@ -313,6 +313,8 @@ export function showLanding(root) {
             h('a', { class: 'button', href: '/lobby', 'data-testid': 'to-lobby' }, t('lobby.link')),
             ' ',
             h('a', { class: 'button', href: '/puzzles', 'data-testid': 'to-puzzles' }, t('puzzle.link')),
+            ' ',
+            h('a', { class: 'button', href: '/tutorial', 'data-testid': 'to-tutorial' }, t('tutorial.link')),
           ),
         ),
         created

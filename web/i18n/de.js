@@ -689,4 +689,37 @@ export default {
   'puzzle.error.bad_answer': 'Diese Antwort kann nicht geprüft werden.',
   'puzzle.error.puzzle_not_found': 'Dieses Rätsel gibt es nicht.',
   'puzzle.error.unavailable': 'Der Server konnte das gerade nicht tun; versuch es noch einmal.',
+  'tutorial.title': 'Eine geführte erste Partie',
+  'tutorial.link': 'Spielend lernen: eine geführte erste Partie',
+  'tutorial.failed': 'Die geführte Partie konnte nicht beginnen; versuch es noch einmal.',
+  'tutorial.done': 'Eine echte Partie spielen',
+  'tutorial.step.opening':
+    'Du bist der Flüchtende. Leg dein erstes Versteck: eine Karte deiner Hand, höchstens 3 über der letzten Karte der Spur, der 0. Um weiter zu kommen, leg Sprintkarten darunter: Jede bringt ihre Fußspuren (+1 für ungerade Zahlen, +2 für gerade). Wähle zuerst die Versteckkarte, dann ihre Sprintkarten.',
+  'tutorial.step.openingMore':
+    'Du darfst jetzt ein zweites Versteck legen oder deinen Zug beenden. Die Polizeichefin sieht, wie viele Sprintkarten unter einem Versteck liegen, nie ihre Zahlen.',
+  'tutorial.step.draw':
+    'Jeder weitere Zug beginnt mit Ziehen: Wähle einen Stapel. Die höheren Stapel haben die höheren Karten, die du auf dem Weg zur 42 brauchst; die Polizeichefin erfährt, von welchem Stapel du ziehst, nie die Karte.',
+  'tutorial.step.placeOrPass':
+    'Leg jetzt ein Versteck über dein letztes (mit Sprintkarten, wenn es mehr als 3 weiter ist), oder passe: Passen hebt deine Karten für später auf und zeigt der Polizeichefin nichts Neues.',
+  'tutorial.step.marshal':
+    'Die Polizeichefin ist dran: Sie zieht und rät dann eine oder mehrere Zahlen. Sie gewinnt, sobald jedes verdeckte Versteck gefunden ist.',
+  'tutorial.step.manhunt':
+    'Hetzjagd! Du hast die 42 gelegt, während kein Versteck ab 30 aufgedeckt war. Die Polizeichefin rät jetzt eine Zahl nach der anderen; bei ihrem ersten Fehler entkommst du.',
+  'tutorial.step.won': 'Du bist entkommen: Der Flüchtende gewinnt! Das war die ganze Partie.',
+  'tutorial.step.lost': 'Die Polizeichefin hat jedes Versteck gefunden: Diesmal gewinnt sie. Das war die ganze Partie.',
+  'tutorial.step.wait': 'Einen Moment …',
+  'tutorial.note.sprints': {
+    one: 'Dein Versteck liegt auf 1 Sprintkarte: Die Polizeichefin sieht, dass sie da ist, nicht welche.',
+    other: 'Dein Versteck liegt auf {n} Sprintkarten: Die Polizeichefin sieht, wie viele, nicht welche.',
+  },
+  'tutorial.note.passed': 'Du hast gepasst: kein neues Versteck in diesem Zug, und deine Karten bleiben auf der Hand.',
+  'tutorial.note.multiGuess':
+    'Die Polizeichefin hat {numbers} auf einmal geraten. Das ist nur richtig, wenn jede Zahl ein verdecktes Versteck ist, und dann werden alle aufgedeckt; ein Fehler, und sie hört nur „falsch“, nicht welche Zahl.',
+  'tutorial.note.guessWrong':
+    'Die Polizeichefin hat {numbers} geraten: falsch. Sie weiß jetzt, dass dort kein verdecktes Versteck ist.',
+  'tutorial.note.guessRight':
+    'Die Polizeichefin hat {numbers} geraten: richtig! Das Versteck wird mit seinen Sprintkarten aufgedeckt.',
+  'tutorial.note.revealed': 'Versteck {card} ist jetzt aufgedeckt, mit seinen Sprintkarten.',
+  'tutorial.note.manhuntStarted':
+    'Du hast die 42 gelegt, und das höchste aufgedeckte Versteck ist {h}: Die Hetzjagd beginnt.',
 };

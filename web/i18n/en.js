@@ -682,4 +682,35 @@ export default {
   'puzzle.error.bad_answer': 'This answer cannot be checked.',
   'puzzle.error.puzzle_not_found': 'There is no such puzzle.',
   'puzzle.error.unavailable': 'The server could not do this now; try again.',
+  'tutorial.title': 'A guided first game',
+  'tutorial.link': 'Learn by playing: a guided first game',
+  'tutorial.failed': 'The guided game could not start; try again.',
+  'tutorial.done': 'Play a real game',
+  'tutorial.step.opening':
+    'You are the Fugitive. Lay your first hideout: a card from your hand at most 3 above the last card of the trail, 0. To reach further, lay sprint cards under it: each adds its footprints (+1 for an odd number, +2 for an even one). Pick the hideout card first, then its sprint cards.',
+  'tutorial.step.openingMore':
+    'You may lay a second hideout now, or end your turn. The Marshal sees how many sprint cards lie under each hideout, never their numbers.',
+  'tutorial.step.draw':
+    'Each later turn begins with a draw: pick a deck. The higher decks hold the higher cards you need on the way to 42; the Marshal learns which deck you drew from, never the card.',
+  'tutorial.step.placeOrPass':
+    'Now lay one hideout above your last one (with sprint cards if it is more than 3 further), or pass: passing keeps your cards for later and shows the Marshal nothing new.',
+  'tutorial.step.marshal':
+    'The Marshal’s turn: she draws, then names one or more numbers. She wins once every face-down hideout is found.',
+  'tutorial.step.manhunt':
+    'The Manhunt! You played 42 while no hideout of 30 or more was revealed. The Marshal now names one number at a time; at her first miss you escape.',
+  'tutorial.step.won': 'You escaped: the Fugitive wins! That was the whole game.',
+  'tutorial.step.lost': 'The Marshal found every hideout: she wins this time. That was the whole game.',
+  'tutorial.step.wait': 'A moment…',
+  'tutorial.note.sprints': {
+    one: 'Your hideout lies on 1 sprint card: the Marshal sees that it is there, not which card it is.',
+    other: 'Your hideout lies on {n} sprint cards: the Marshal sees how many, not which.',
+  },
+  'tutorial.note.passed': 'You passed: no new hideout this turn, and your cards stay in your hand.',
+  'tutorial.note.multiGuess':
+    'The Marshal named {numbers} at once. A guess of several numbers is right only if every one is a face-down hideout, and then all of them turn face up; one miss and she hears only “wrong”, not which number missed.',
+  'tutorial.note.guessWrong': 'The Marshal guessed {numbers}: wrong. She now knows that it is not a face-down hideout.',
+  'tutorial.note.guessRight':
+    'The Marshal guessed {numbers}: right! That hideout turns face up, with its sprint cards.',
+  'tutorial.note.revealed': 'Hideout {card} is face up now, with its sprint cards.',
+  'tutorial.note.manhuntStarted': 'You played 42, and the highest revealed hideout is {h}: the Manhunt begins.',
 };

@@ -696,4 +696,37 @@ export default {
   'puzzle.error.bad_answer': 'Cette réponse ne peut pas être vérifiée.',
   'puzzle.error.puzzle_not_found': 'Cette énigme n’existe pas.',
   'puzzle.error.unavailable': 'Le serveur n’a pas pu le faire maintenant ; réessaie.',
+  'tutorial.title': 'Une première partie guidée',
+  'tutorial.link': 'Apprendre en jouant : une première partie guidée',
+  'tutorial.failed': 'La partie guidée n’a pas pu commencer ; réessaie.',
+  'tutorial.done': 'Jouer une vraie partie',
+  'tutorial.step.opening':
+    'Tu es le Fugitif. Pose ta première cachette : une carte de ta main d’au plus 3 au-dessus de la dernière carte de la piste, le 0. Pour aller plus loin, pose des cartes Sprint dessous : chacune ajoute ses empreintes (+1 pour un nombre impair, +2 pour un pair). Choisis d’abord la carte cachette, puis ses cartes Sprint.',
+  'tutorial.step.openingMore':
+    'Tu peux poser une deuxième cachette maintenant, ou finir ton tour. La Marshall voit combien de cartes Sprint sont sous chaque cachette, jamais leurs nombres.',
+  'tutorial.step.draw':
+    'Chaque tour suivant commence par une pioche : choisis un paquet. Les paquets hauts ont les cartes hautes dont tu as besoin en route vers le 42 ; la Marshall apprend dans quel paquet tu pioches, jamais la carte.',
+  'tutorial.step.placeOrPass':
+    'Pose maintenant une cachette au-dessus de ta dernière (avec des cartes Sprint si elle est à plus de 3), ou passe : passer garde tes cartes pour plus tard et ne montre rien de nouveau à la Marshall.',
+  'tutorial.step.marshal':
+    'Au tour de la Marshall : elle pioche, puis annonce un ou plusieurs nombres. Elle gagne dès que chaque cachette face cachée est trouvée.',
+  'tutorial.step.manhunt':
+    'Chasse à l’homme ! Tu as posé le 42 alors qu’aucune cachette de 30 ou plus n’était révélée. La Marshall annonce maintenant un nombre à la fois ; à sa première erreur, tu t’échappes.',
+  'tutorial.step.won': 'Tu t’es échappé : le Fugitif gagne ! C’était toute la partie.',
+  'tutorial.step.lost': 'La Marshall a trouvé chaque cachette : elle gagne cette fois. C’était toute la partie.',
+  'tutorial.step.wait': 'Un instant…',
+  'tutorial.note.sprints': {
+    one: 'Ta cachette est posée sur {n} carte Sprint : la Marshall voit combien, pas laquelle.',
+    other: 'Ta cachette est posée sur {n} cartes Sprint : la Marshall voit combien, pas lesquelles.',
+  },
+  'tutorial.note.passed': 'Tu as passé : pas de nouvelle cachette ce tour-ci, et tes cartes restent dans ta main.',
+  'tutorial.note.multiGuess':
+    'La Marshall a annoncé {numbers} à la fois. Une annonce de plusieurs nombres n’est juste que si chacun est une cachette face cachée, et alors toutes sont révélées ; une erreur, et elle entend seulement « faux », sans savoir quel nombre.',
+  'tutorial.note.guessWrong':
+    'La Marshall a annoncé {numbers} : faux. Elle sait maintenant que ce n’est pas une cachette face cachée.',
+  'tutorial.note.guessRight':
+    'La Marshall a annoncé {numbers} : juste ! Cette cachette est révélée, avec ses cartes Sprint.',
+  'tutorial.note.revealed': 'La cachette {card} est maintenant face visible, avec ses cartes Sprint.',
+  'tutorial.note.manhuntStarted':
+    'Tu as posé le 42, et la plus haute cachette révélée est {h} : la chasse à l’homme commence.',
 };
