@@ -44,7 +44,9 @@ async fn every_tutorial_plays_the_same_deal_to_a_multi_number_guess_and_the_manh
     let end = first.wait_state(|s| !s["view"]["outcome"].is_null()).await;
     assert_eq!(end["view"]["outcome"], json!({ "winner": "fugitive", "reason": "manhunt_survived" }));
     let history = end["view"]["history"].as_array().unwrap();
-    let multi = history.iter().any(|e| e["type"] == "guessed" && e["numbers"].as_array().is_some_and(|n| n.len() > 1));
+    let multi = history
+        .iter()
+        .any(|e| e["type"] == "guessed" && e["numbers"].as_array().is_some_and(|n| n.len() > 1));
     assert!(multi, "the computer Marshal names several numbers at once");
     assert!(history.iter().any(|e| e["type"] == "manhunt_started"));
     server.stop().await;
