@@ -48,6 +48,12 @@ mod tests {
         let text = std::fs::read_to_string(&out).unwrap();
         std::fs::remove_file(&out).unwrap();
         let back: Vec<Puzzle> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-        assert_eq!(back, puzzles);
+        assert!(!back.is_empty());
+        assert_eq!(back.len(), puzzles.len());
+        // The figures read back to within a rounding of the last digit; the rest exactly.
+        for (back, puzzle) in back.iter().zip(&puzzles) {
+            assert_eq!((back.theme, &back.view, back.answer), (puzzle.theme, &puzzle.view, puzzle.answer));
+            assert!((back.best - puzzle.best).abs() < 1e-12 && (back.next - puzzle.next).abs() < 1e-12);
+        }
     }
 }
