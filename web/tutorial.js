@@ -3,7 +3,7 @@
 // it that explains each step as it happens: the first hideout and its sprint cards, the draw,
 // placing or passing, the Marshal's turn and her guesses (a multi-number one among them), the
 // Manhunt, the end. The panel reads only what the server sends: the phase, whose move it is, and
-// the newest entry of the history; it works out no rule.
+// the newest entries of the history; it works out no rule.
 
 import { h, replace } from './dom.js';
 import { t, list } from './i18n.js';
@@ -22,11 +22,22 @@ function step(view) {
   return 'wait';
 }
 
-/// What just happened that the tutorial explains, from the newest entry of the history.
+/// What just happened that the tutorial explains: the newest entry of the history it has words
+/// for, past the draws that followed it.
 function note(view) {
-  const event = view.history.at(-1);
-  if (!event) return null;
+  for (const event of [...view.history].reverse()) {
+    const said = noteOf(event);
+    if (said !== undefined) return said;
+  }
+  return null;
+}
+
+/// The note of one history entry; `undefined` for a draw, which the newest note outlasts.
+function noteOf(event) {
   switch (event.type) {
+    case 'drew':
+    case 'draw_skipped':
+      return undefined;
     case 'placed':
       return event.sprint_count > 0 ? { key: 'sprints', n: event.sprint_count } : null;
     case 'passed':

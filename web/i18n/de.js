@@ -662,12 +662,9 @@ export default {
   'puzzle.theme.certain': 'Ein Treffer ist sicher – finde ihn',
   'puzzle.theme.finds_all': 'Einmal mehrere Zahlen raten findet alle',
   'puzzle.theme.cover': 'Bleib gedeckt: welches Versteck?',
-  'puzzle.ask.certain':
-    'Du bist die Polizeichefin. Eine Zahl ist ein Versteck, was auch immer der Flüchtende getan hat. Rate sie.',
-  'puzzle.ask.finds_all':
-    'Du bist die Polizeichefin. Jedes verdeckte Versteck kann nur eine Zahl sein. Rate alle auf einmal.',
-  'puzzle.ask.cover':
-    'Du bist der Flüchtende. Welche Versteckkarte lässt der Polizeichefin beim nächsten Raten die geringste Chance?',
+  'puzzle.ask.certain': 'Eine Zahl ist sicher ein Versteck. Rate sie.',
+  'puzzle.ask.finds_all': 'Jedes Versteck ist sicher. Rate alle auf einmal.',
+  'puzzle.ask.cover': 'Welches Versteck lässt der Polizeichefin die geringste Chance?',
   'puzzle.youPlay': 'Du spielst: {role}',
   'puzzle.rating': 'Rätselwertung {rating}',
   'puzzle.yourRating': 'deine Rätselwertung {rating}',
@@ -676,16 +673,13 @@ export default {
   'puzzle.answerWith': 'Antworten: {numbers}',
   'puzzle.solved': 'Gelöst!',
   'puzzle.failed': 'Diesmal nicht.',
-  'puzzle.why.certain':
-    '{answer} ist auf jeder Spur ein Versteck, die zu allem passt, was die Polizeichefin gesehen hat; keine andere Zahl ist es auf mehr als {next} % davon.',
-  'puzzle.why.finds_all':
-    'Jedes verdeckte Versteck ist sicher: {answer}. Alle auf einmal zu raten findet alle; jedes andere Raten findet weniger oder ist falsch (die beste andere Zahl ist auf {next} % der Spuren ein Versteck).',
-  'puzzle.why.cover':
-    'Mit {answer} errät die Polizeichefin dieses Versteck mit einer Zahl nur zu {best} %; die nächstbeste Wahl lässt ihr {next} %.',
+  'puzzle.why.certain': '{answer} ist auf jeder passenden Spur ein Versteck; keine andere Zahl auf mehr als {next} %.',
+  'puzzle.why.finds_all': 'Jedes Versteck ist sicher: {answer}. Alle auf einmal zu raten findet alle.',
+  'puzzle.why.cover': 'Mit {answer} errät sie es zu {best} %; mit der nächstbesten Wahl zu {next} %.',
   'puzzle.next': 'Nächstes Rätsel',
-  'puzzle.error.no_puzzles': 'Es gibt noch keine Rätsel: Sie entstehen aus beendeten Partien.',
+  'puzzle.error.no_puzzles': 'Es gibt noch keine Rätsel.',
   'puzzle.error.already_answered': 'Dieses Rätsel wurde schon beantwortet.',
-  'puzzle.error.attempt_unknown': 'Dieses Rätsel wurde hier nicht ausgegeben; lade das nächste.',
+  'puzzle.error.attempt_unknown': 'Lade das nächste Rätsel.',
   'puzzle.error.bad_answer': 'Diese Antwort kann nicht geprüft werden.',
   'puzzle.error.puzzle_not_found': 'Dieses Rätsel gibt es nicht.',
   'puzzle.error.unavailable': 'Der Server konnte das gerade nicht tun; versuch es noch einmal.',
@@ -694,32 +688,25 @@ export default {
   'tutorial.failed': 'Die geführte Partie konnte nicht beginnen; versuch es noch einmal.',
   'tutorial.done': 'Eine echte Partie spielen',
   'tutorial.step.opening':
-    'Du bist der Flüchtende. Leg dein erstes Versteck: eine Karte deiner Hand, höchstens 3 über der letzten Karte der Spur, der 0. Um weiter zu kommen, leg Sprintkarten darunter: Jede bringt ihre Fußspuren (+1 für ungerade Zahlen, +2 für gerade). Wähle zuerst die Versteckkarte, dann ihre Sprintkarten.',
+    'Du bist der Flüchtende. Leg ein Versteck höchstens 3 über der 0, oder weiter mit Sprintkarten darunter (+1 ungerade, +2 gerade). Wähle zuerst das Versteck, dann die Sprintkarten.',
   'tutorial.step.openingMore':
-    'Du darfst jetzt ein zweites Versteck legen oder deinen Zug beenden. Die Polizeichefin sieht, wie viele Sprintkarten unter einem Versteck liegen, nie ihre Zahlen.',
-  'tutorial.step.draw':
-    'Jeder weitere Zug beginnt mit Ziehen: Wähle einen Stapel. Die höheren Stapel haben die höheren Karten, die du auf dem Weg zur 42 brauchst; die Polizeichefin erfährt, von welchem Stapel du ziehst, nie die Karte.',
-  'tutorial.step.placeOrPass':
-    'Leg jetzt ein Versteck über dein letztes (mit Sprintkarten, wenn es mehr als 3 weiter ist), oder passe: Passen hebt deine Karten für später auf und zeigt der Polizeichefin nichts Neues.',
-  'tutorial.step.marshal':
-    'Die Polizeichefin ist dran: Sie zieht und rät dann eine oder mehrere Zahlen. Sie gewinnt, sobald jedes verdeckte Versteck gefunden ist.',
-  'tutorial.step.manhunt':
-    'Hetzjagd! Du hast die 42 gelegt, während kein Versteck ab 30 aufgedeckt war. Die Polizeichefin rät jetzt eine Zahl nach der anderen; bei ihrem ersten Fehler entkommst du.',
-  'tutorial.step.won': 'Du bist entkommen: Der Flüchtende gewinnt! Das war die ganze Partie.',
-  'tutorial.step.lost': 'Die Polizeichefin hat jedes Versteck gefunden: Diesmal gewinnt sie. Das war die ganze Partie.',
+    'Leg ein zweites Versteck oder beende deinen Zug. Die Polizeichefin sieht, wie viele Sprintkarten darunter liegen, nicht welche.',
+  'tutorial.step.draw': 'Jeder Zug beginnt mit Ziehen. Die Polizeichefin erfährt den Stapel, nie die Karte.',
+  'tutorial.step.placeOrPass': 'Leg ein Versteck über dein letztes, oder passe, um deine Karten zu behalten.',
+  'tutorial.step.marshal': 'Die Polizeichefin zieht und rät dann eine oder mehrere Zahlen.',
+  'tutorial.step.manhunt': 'Hetzjagd: Sie rät eine Zahl nach der anderen; bei ihrem ersten Fehler entkommst du.',
+  'tutorial.step.won': 'Du bist entkommen: Der Flüchtende gewinnt!',
+  'tutorial.step.lost': 'Die Polizeichefin hat jedes Versteck gefunden.',
   'tutorial.step.wait': 'Einen Moment …',
   'tutorial.note.sprints': {
-    one: 'Dein Versteck liegt auf 1 Sprintkarte: Die Polizeichefin sieht, dass sie da ist, nicht welche.',
-    other: 'Dein Versteck liegt auf {n} Sprintkarten: Die Polizeichefin sieht, wie viele, nicht welche.',
+    one: '1 Sprintkarte: Sie sieht die Anzahl, nicht die Karte.',
+    other: '{n} Sprintkarten: Sie sieht die Anzahl, nicht die Karten.',
   },
-  'tutorial.note.passed': 'Du hast gepasst: kein neues Versteck in diesem Zug, und deine Karten bleiben auf der Hand.',
+  'tutorial.note.passed': 'Du hast gepasst: Deine Karten bleiben auf der Hand.',
   'tutorial.note.multiGuess':
-    'Die Polizeichefin hat {numbers} auf einmal geraten. Das ist nur richtig, wenn jede Zahl ein verdecktes Versteck ist, und dann werden alle aufgedeckt; ein Fehler, und sie hört nur „falsch“, nicht welche Zahl.',
-  'tutorial.note.guessWrong':
-    'Die Polizeichefin hat {numbers} geraten: falsch. Sie weiß jetzt, dass dort kein verdecktes Versteck ist.',
-  'tutorial.note.guessRight':
-    'Die Polizeichefin hat {numbers} geraten: richtig! Das Versteck wird mit seinen Sprintkarten aufgedeckt.',
-  'tutorial.note.revealed': 'Versteck {card} ist jetzt aufgedeckt, mit seinen Sprintkarten.',
-  'tutorial.note.manhuntStarted':
-    'Du hast die 42 gelegt, und das höchste aufgedeckte Versteck ist {h}: Die Hetzjagd beginnt.',
+    'Sie hat {numbers} auf einmal geraten: nur richtig, wenn alle Verstecke sind; sonst hört sie nur „falsch“.',
+  'tutorial.note.guessWrong': 'Sie hat {numbers} geraten: falsch.',
+  'tutorial.note.guessRight': 'Sie hat {numbers} geraten: richtig! Es wird aufgedeckt.',
+  'tutorial.note.revealed': 'Versteck {card} ist jetzt aufgedeckt.',
+  'tutorial.note.manhuntStarted': 'Die 42, und {h} ist das höchste gefundene Versteck: Die Hetzjagd beginnt.',
 };

@@ -656,11 +656,9 @@ export default {
   'puzzle.theme.certain': 'A guess is certain — find it',
   'puzzle.theme.finds_all': 'One multi-number guess finds all',
   'puzzle.theme.cover': 'Keep your cover: which placement?',
-  'puzzle.ask.certain': 'You are the Marshal. One number is a hideout whatever the Fugitive did. Name it.',
-  'puzzle.ask.finds_all':
-    'You are the Marshal. Every face-down hideout can be only one number. Name them all in one guess.',
-  'puzzle.ask.cover':
-    'You are the Fugitive. Which hideout card leaves the Marshal the least chance with her next guess?',
+  'puzzle.ask.certain': 'One number is certainly a hideout. Name it.',
+  'puzzle.ask.finds_all': 'Every hideout is certain. Name all in one guess.',
+  'puzzle.ask.cover': 'Which hideout leaves the Marshal the least chance?',
   'puzzle.youPlay': 'You play the {role}',
   'puzzle.rating': 'Puzzle rating {rating}',
   'puzzle.yourRating': 'your puzzle rating {rating}',
@@ -669,16 +667,13 @@ export default {
   'puzzle.answerWith': 'Answer {numbers}',
   'puzzle.solved': 'Solved!',
   'puzzle.failed': 'Not this time.',
-  'puzzle.why.certain':
-    '{answer} is a hideout on every trail that fits what the Marshal has seen; no other number is one on more than {next} % of them.',
-  'puzzle.why.finds_all':
-    'Every face-down hideout is certain: {answer}. Naming them all at once finds them all; any other guess finds fewer or is wrong (the best other number is a hideout on {next} % of the trails).',
-  'puzzle.why.cover':
-    'Placing {answer} leaves the Marshal a {best} % chance to name that hideout with one number; the next best choice leaves her {next} %.',
+  'puzzle.why.certain': '{answer} is a hideout on every trail that fits; no other number on over {next} %.',
+  'puzzle.why.finds_all': 'Every hideout is certain: {answer}. Naming all at once finds all.',
+  'puzzle.why.cover': '{answer} leaves her a {best} % chance to name it; the next best, {next} %.',
   'puzzle.next': 'Next puzzle',
-  'puzzle.error.no_puzzles': 'There are no puzzles yet: they come from finished games.',
+  'puzzle.error.no_puzzles': 'There are no puzzles yet.',
   'puzzle.error.already_answered': 'This puzzle was answered already.',
-  'puzzle.error.attempt_unknown': 'This puzzle was not handed out here; load the next one.',
+  'puzzle.error.attempt_unknown': 'Load the next puzzle.',
   'puzzle.error.bad_answer': 'This answer cannot be checked.',
   'puzzle.error.puzzle_not_found': 'There is no such puzzle.',
   'puzzle.error.unavailable': 'The server could not do this now; try again.',
@@ -687,30 +682,25 @@ export default {
   'tutorial.failed': 'The guided game could not start; try again.',
   'tutorial.done': 'Play a real game',
   'tutorial.step.opening':
-    'You are the Fugitive. Lay your first hideout: a card from your hand at most 3 above the last card of the trail, 0. To reach further, lay sprint cards under it: each adds its footprints (+1 for an odd number, +2 for an even one). Pick the hideout card first, then its sprint cards.',
+    'You are the Fugitive. Lay a hideout at most 3 above 0, or further with sprint cards under it (+1 odd, +2 even). Pick the hideout first, then its sprint cards.',
   'tutorial.step.openingMore':
-    'You may lay a second hideout now, or end your turn. The Marshal sees how many sprint cards lie under each hideout, never their numbers.',
-  'tutorial.step.draw':
-    'Each later turn begins with a draw: pick a deck. The higher decks hold the higher cards you need on the way to 42; the Marshal learns which deck you drew from, never the card.',
-  'tutorial.step.placeOrPass':
-    'Now lay one hideout above your last one (with sprint cards if it is more than 3 further), or pass: passing keeps your cards for later and shows the Marshal nothing new.',
-  'tutorial.step.marshal':
-    'The Marshal’s turn: she draws, then names one or more numbers. She wins once every face-down hideout is found.',
-  'tutorial.step.manhunt':
-    'The Manhunt! You played 42 while no hideout of 30 or more was revealed. The Marshal now names one number at a time; at her first miss you escape.',
-  'tutorial.step.won': 'You escaped: the Fugitive wins! That was the whole game.',
-  'tutorial.step.lost': 'The Marshal found every hideout: she wins this time. That was the whole game.',
+    'Lay a second hideout, or end your turn. The Marshal sees how many sprint cards lie under a hideout, not which.',
+  'tutorial.step.draw': 'Each turn begins with a draw. The Marshal learns the deck, never the card.',
+  'tutorial.step.placeOrPass': 'Lay one hideout above your last, or pass to keep your cards.',
+  'tutorial.step.marshal': 'The Marshal draws, then names one or more numbers.',
+  'tutorial.step.manhunt': 'The Manhunt: she names one number at a time; at her first miss you escape.',
+  'tutorial.step.won': 'You escaped: the Fugitive wins!',
+  'tutorial.step.lost': 'The Marshal found every hideout.',
   'tutorial.step.wait': 'A moment…',
   'tutorial.note.sprints': {
-    one: 'Your hideout lies on 1 sprint card: the Marshal sees that it is there, not which card it is.',
-    other: 'Your hideout lies on {n} sprint cards: the Marshal sees how many, not which.',
+    one: '1 sprint card: she sees the count, not the card.',
+    other: '{n} sprint cards: she sees the count, not the cards.',
   },
-  'tutorial.note.passed': 'You passed: no new hideout this turn, and your cards stay in your hand.',
+  'tutorial.note.passed': 'You passed: your cards stay in your hand.',
   'tutorial.note.multiGuess':
-    'The Marshal named {numbers} at once. A guess of several numbers is right only if every one is a face-down hideout, and then all of them turn face up; one miss and she hears only “wrong”, not which number missed.',
-  'tutorial.note.guessWrong': 'The Marshal guessed {numbers}: wrong. She now knows that it is not a face-down hideout.',
-  'tutorial.note.guessRight':
-    'The Marshal guessed {numbers}: right! That hideout turns face up, with its sprint cards.',
-  'tutorial.note.revealed': 'Hideout {card} is face up now, with its sprint cards.',
-  'tutorial.note.manhuntStarted': 'You played 42, and the highest revealed hideout is {h}: the Manhunt begins.',
+    'She named {numbers} at once: right only if all are hideouts; if not, she hears only “wrong”.',
+  'tutorial.note.guessWrong': 'She guessed {numbers}: wrong.',
+  'tutorial.note.guessRight': 'She guessed {numbers}: right! It turns face up.',
+  'tutorial.note.revealed': 'Hideout {card} is face up now.',
+  'tutorial.note.manhuntStarted': '42 with {h} the highest found: the Manhunt begins.',
 };

@@ -670,11 +670,9 @@ export default {
   'puzzle.theme.certain': 'Une annonce est sûre : trouve-la',
   'puzzle.theme.finds_all': 'Une annonce de plusieurs nombres trouve tout',
   'puzzle.theme.cover': 'Reste caché : quelle cachette poser ?',
-  'puzzle.ask.certain': 'Tu es la Marshall. Un nombre est une cachette quoi qu’ait fait le Fugitif. Annonce-le.',
-  'puzzle.ask.finds_all':
-    'Tu es la Marshall. Chaque cachette face cachée ne peut être qu’un nombre. Annonce-les toutes à la fois.',
-  'puzzle.ask.cover':
-    'Tu es le Fugitif. Quelle carte cachette laisse à la Marshall la plus petite chance à sa prochaine annonce ?',
+  'puzzle.ask.certain': 'Un nombre est sûrement une cachette. Annonce-le.',
+  'puzzle.ask.finds_all': 'Chaque cachette est sûre. Annonce-les toutes à la fois.',
+  'puzzle.ask.cover': 'Quelle cachette laisse à la Marshall la plus petite chance ?',
   'puzzle.youPlay': 'Tu joues : {role}',
   'puzzle.rating': 'Classement de l’énigme {rating}',
   'puzzle.yourRating': 'ton classement aux énigmes {rating}',
@@ -684,15 +682,13 @@ export default {
   'puzzle.solved': 'Résolue !',
   'puzzle.failed': 'Pas cette fois.',
   'puzzle.why.certain':
-    '{answer} est une cachette sur chaque piste compatible avec ce que la Marshall a vu ; aucun autre nombre ne l’est sur plus de {next} % d’entre elles.',
-  'puzzle.why.finds_all':
-    'Chaque cachette face cachée est sûre : {answer}. Les annoncer toutes à la fois les trouve toutes ; toute autre annonce en trouve moins ou est fausse (le meilleur autre nombre est une cachette sur {next} % des pistes).',
-  'puzzle.why.cover':
-    'Poser {answer} laisse à la Marshall {best} % de chances de nommer cette cachette d’un seul nombre ; le meilleur autre choix lui laisse {next} %.',
+    '{answer} est une cachette sur chaque piste compatible ; aucun autre nombre sur plus de {next} %.',
+  'puzzle.why.finds_all': 'Chaque cachette est sûre : {answer}. Les annoncer toutes à la fois les trouve toutes.',
+  'puzzle.why.cover': '{answer} lui laisse {best} % de chances de la nommer ; le meilleur autre choix, {next} %.',
   'puzzle.next': 'Énigme suivante',
-  'puzzle.error.no_puzzles': 'Il n’y a pas encore d’énigmes : elles viennent des parties terminées.',
+  'puzzle.error.no_puzzles': 'Il n’y a pas encore d’énigmes.',
   'puzzle.error.already_answered': 'Cette énigme a déjà reçu une réponse.',
-  'puzzle.error.attempt_unknown': 'Cette énigme n’a pas été donnée ici ; charge la suivante.',
+  'puzzle.error.attempt_unknown': 'Charge l’énigme suivante.',
   'puzzle.error.bad_answer': 'Cette réponse ne peut pas être vérifiée.',
   'puzzle.error.puzzle_not_found': 'Cette énigme n’existe pas.',
   'puzzle.error.unavailable': 'Le serveur n’a pas pu le faire maintenant ; réessaie.',
@@ -701,32 +697,25 @@ export default {
   'tutorial.failed': 'La partie guidée n’a pas pu commencer ; réessaie.',
   'tutorial.done': 'Jouer une vraie partie',
   'tutorial.step.opening':
-    'Tu es le Fugitif. Pose ta première cachette : une carte de ta main d’au plus 3 au-dessus de la dernière carte de la piste, le 0. Pour aller plus loin, pose des cartes Sprint dessous : chacune ajoute ses empreintes (+1 pour un nombre impair, +2 pour un pair). Choisis d’abord la carte cachette, puis ses cartes Sprint.',
+    'Tu es le Fugitif. Pose une cachette d’au plus 3 au-dessus du 0, ou plus loin avec des cartes Sprint dessous (+1 impair, +2 pair). Choisis d’abord la cachette, puis ses cartes Sprint.',
   'tutorial.step.openingMore':
-    'Tu peux poser une deuxième cachette maintenant, ou finir ton tour. La Marshall voit combien de cartes Sprint sont sous chaque cachette, jamais leurs nombres.',
-  'tutorial.step.draw':
-    'Chaque tour suivant commence par une pioche : choisis un paquet. Les paquets hauts ont les cartes hautes dont tu as besoin en route vers le 42 ; la Marshall apprend dans quel paquet tu pioches, jamais la carte.',
-  'tutorial.step.placeOrPass':
-    'Pose maintenant une cachette au-dessus de ta dernière (avec des cartes Sprint si elle est à plus de 3), ou passe : passer garde tes cartes pour plus tard et ne montre rien de nouveau à la Marshall.',
-  'tutorial.step.marshal':
-    'Au tour de la Marshall : elle pioche, puis annonce un ou plusieurs nombres. Elle gagne dès que chaque cachette face cachée est trouvée.',
-  'tutorial.step.manhunt':
-    'Chasse à l’homme ! Tu as posé le 42 alors qu’aucune cachette de 30 ou plus n’était révélée. La Marshall annonce maintenant un nombre à la fois ; à sa première erreur, tu t’échappes.',
-  'tutorial.step.won': 'Tu t’es échappé : le Fugitif gagne ! C’était toute la partie.',
-  'tutorial.step.lost': 'La Marshall a trouvé chaque cachette : elle gagne cette fois. C’était toute la partie.',
+    'Pose une deuxième cachette, ou finis ton tour. La Marshall voit combien de cartes Sprint sont dessous, pas lesquelles.',
+  'tutorial.step.draw': 'Chaque tour commence par une pioche. La Marshall apprend le paquet, jamais la carte.',
+  'tutorial.step.placeOrPass': 'Pose une cachette au-dessus de ta dernière, ou passe pour garder tes cartes.',
+  'tutorial.step.marshal': 'La Marshall pioche, puis annonce un ou plusieurs nombres.',
+  'tutorial.step.manhunt': 'Chasse à l’homme : elle annonce un nombre à la fois ; à sa première erreur, tu t’échappes.',
+  'tutorial.step.won': 'Tu t’es échappé : le Fugitif gagne !',
+  'tutorial.step.lost': 'La Marshall a trouvé chaque cachette.',
   'tutorial.step.wait': 'Un instant…',
   'tutorial.note.sprints': {
-    one: 'Ta cachette est posée sur {n} carte Sprint : la Marshall voit combien, pas laquelle.',
-    other: 'Ta cachette est posée sur {n} cartes Sprint : la Marshall voit combien, pas lesquelles.',
+    one: '{n} carte Sprint : elle voit le nombre, pas la carte.',
+    other: '{n} cartes Sprint : elle voit le nombre, pas les cartes.',
   },
-  'tutorial.note.passed': 'Tu as passé : pas de nouvelle cachette ce tour-ci, et tes cartes restent dans ta main.',
+  'tutorial.note.passed': 'Tu as passé : tes cartes restent dans ta main.',
   'tutorial.note.multiGuess':
-    'La Marshall a annoncé {numbers} à la fois. Une annonce de plusieurs nombres n’est juste que si chacun est une cachette face cachée, et alors toutes sont révélées ; une erreur, et elle entend seulement « faux », sans savoir quel nombre.',
-  'tutorial.note.guessWrong':
-    'La Marshall a annoncé {numbers} : faux. Elle sait maintenant que ce n’est pas une cachette face cachée.',
-  'tutorial.note.guessRight':
-    'La Marshall a annoncé {numbers} : juste ! Cette cachette est révélée, avec ses cartes Sprint.',
-  'tutorial.note.revealed': 'La cachette {card} est maintenant face visible, avec ses cartes Sprint.',
-  'tutorial.note.manhuntStarted':
-    'Tu as posé le 42, et la plus haute cachette révélée est {h} : la chasse à l’homme commence.',
+    'Elle a annoncé {numbers} à la fois : juste seulement si toutes sont des cachettes ; sinon elle entend seulement « faux ».',
+  'tutorial.note.guessWrong': 'Elle a annoncé {numbers} : faux.',
+  'tutorial.note.guessRight': 'Elle a annoncé {numbers} : juste ! La cachette est révélée.',
+  'tutorial.note.revealed': 'La cachette {card} est maintenant révélée.',
+  'tutorial.note.manhuntStarted': 'Le 42, avec {h} la plus haute cachette trouvée : la chasse à l’homme commence.',
 };
