@@ -13,9 +13,12 @@ RUN apt-get update \
     && mkdir -p /app/data && chown fugitive /app/data
 COPY --from=build /src/target/release/fugitive-server /usr/local/bin/fugitive-server
 COPY web /app/web
+# The puzzles of bot games (`fugitive-sim --puzzles`), loaded at start-up (issue 26).
+COPY puzzles /app/puzzles
 WORKDIR /app
 ENV FUGITIVE_ADDR=0.0.0.0:8080 \
     FUGITIVE_WEB_DIR=/app/web \
+    FUGITIVE_PUZZLES=/app/puzzles/puzzles.jsonl \
     DATABASE_URL=sqlite:///app/data/fugitive.db
 USER fugitive
 EXPOSE 8080

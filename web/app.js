@@ -73,6 +73,10 @@ function route() {
     import('./profile-page.js').then((page) => page.showProfilePage(root, profile[1]));
   } else if (location.pathname === '/leaderboard') {
     import('./leaderboard.js').then((page) => page.showLeaderboard(root));
+  } else if (location.pathname === '/tutorial') {
+    import('./tutorial.js').then((page) => page.showTutorial(root));
+  } else if (location.pathname === '/puzzles') {
+    import('./puzzles.js').then((page) => page.showPuzzles(root));
   } else if (location.pathname === '/lobby') {
     import('./lobby.js').then((page) => page.showLobby(root));
   } else if (replay) {

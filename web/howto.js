@@ -81,5 +81,6 @@ export function renderHowto(onClose) {
       ),
     ),
     h('section', {}, h('h3', {}, t('howto.options')), figure('events'), figure('pass')),
+    h('p', {}, h('a', { class: 'button', href: '/tutorial', 'data-testid': 'howto-tutorial' }, t('tutorial.link'))),
   );
 }

@@ -307,7 +307,15 @@ export function showLanding(root) {
           { class: 'intro' },
           h('h1', {}, 'Fugitive'),
           h('p', { class: 'tagline' }, t('landing.tagline')),
-          h('p', {}, h('a', { class: 'button', href: '/lobby', 'data-testid': 'to-lobby' }, t('lobby.link'))),
+          h(
+            'p',
+            {},
+            h('a', { class: 'button', href: '/lobby', 'data-testid': 'to-lobby' }, t('lobby.link')),
+            ' ',
+            h('a', { class: 'button', href: '/puzzles', 'data-testid': 'to-puzzles' }, t('puzzle.link')),
+            ' ',
+            h('a', { class: 'button', href: '/tutorial', 'data-testid': 'to-tutorial' }, t('tutorial.link')),
+          ),
         ),
         created
           ? h(

@@ -29,8 +29,11 @@ import { renderControls, renderNotebookPanel, carryControls } from './panels/con
 import { renderName, storedName } from './panels/name.js';
 import { renderResign } from './panels/resign.js';
 
-export async function showRoom(root, room) {
+/// `guide(msg)`, if given, returns what the page shows above the table for each state (the guided
+/// first game's explanations, tutorial.js).
+export async function showRoom(root, room, { guide = null } = {}) {
   const page = new RoomPage(root, room);
+  page.guide = guide;
   const seat = await findSeat(room);
   page.notice = seat.notice ?? null;
   page.ownInvite = seat.ownInvite ?? null;
@@ -81,6 +84,7 @@ class RoomPage {
     this.arrivals = null; // trail positions new or turned with the last state: animated once
     this.ticking = null; // the interval that counts the shown clocks down, while the page is shown
     this.alerts = new Alerts(room, () => this.render());
+    this.guide = null; // see `showRoom`
     onLanguageChange(() => this.render());
   }
 
@@ -267,6 +271,7 @@ class RoomPage {
       h(
         'div',
         { class: 'play' },
+        this.guide?.(this.msg) ?? null,
         renderSeats(view, room, me === 'spectator' ? null : me, this.deadline),
         renderSpectators(room),
         renderSeries(room, this.msg.game),

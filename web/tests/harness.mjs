@@ -27,8 +27,8 @@ function freePort() {
   });
 }
 
-/// Starts the server binary; resolves once `/healthz` answers.
-export async function startServer() {
+/// Starts the server binary with `extra` flags; resolves once `/healthz` answers.
+export async function startServer(extra = []) {
   await access(SERVER_BIN).catch(() => {
     throw new Error(
       `no server binary at ${SERVER_BIN}: run \`cargo build -p fugitive-server\` or set FUGITIVE_SERVER_BIN`,
@@ -53,6 +53,7 @@ export async function startServer() {
     // steer to an ending, and the computer's choices, are the same in every run, never luck.
     '--deal-seed',
     process.env.FUGITIVE_TEST_DEAL_SEED ?? '20261123',
+    ...extra,
   ];
   let output = '';
   let child;
@@ -100,10 +101,10 @@ export async function startServer() {
   };
 }
 
-/// A server and a browser for one test file: `before(async () => ({ server, browser } = await
-/// openTable()))`, and `after(() => closeTable({ server, browser }))`.
-export async function openTable() {
-  return { server: await startServer(), browser: await launchBrowser() };
+/// A server (with `extra` flags) and a browser for one test file: `before(async () => ({
+/// server, browser } = await openTable()))`, and `after(() => closeTable({ server, browser }))`.
+export async function openTable(extra = []) {
+  return { server: await startServer(extra), browser: await launchBrowser() };
 }
 
 /// Stops what `openTable` started (whatever of it did start).

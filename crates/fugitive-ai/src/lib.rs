@@ -12,6 +12,7 @@
 //! - [`MarshalBot`] (`marshal.rs`) and [`FugitiveBot`] (`fugitive.rs`): the computer players,
 //!   at each [`Level`]; [`Level::ratings`] (`ladder.rs`): each level's measured Glicko-2 rating
 //!   per role.
+//! - [`puzzle`]: positions of a played game where one answer is clearly best (issue 26).
 //! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
 //!
 //! The deduction is exact for the base game and with every event variant (but for the oldest
@@ -49,6 +50,7 @@ mod facts;
 mod fugitive;
 mod ladder;
 mod marshal;
+pub mod puzzle;
 mod sim;
 mod view;
 mod world;

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use cpu_time::ThreadTime;
-use fugitive_core::{Action, ByRole, Game, Outcome, Role, Setup};
+use fugitive_core::{Action, ByRole, Entry, Game, Outcome, Role, Setup};
 
 use crate::fugitive::FugitiveBot;
 use crate::marshal::MarshalBot;
@@ -31,6 +31,9 @@ pub struct MatchResult {
     /// The baseline of the Fugitive's time: how long an `easy` Fugitive took to decide in the
     /// same views, timed right after each of the Fugitive's decisions (so under the same load).
     pub baseline: Vec<Duration>,
+    /// The game's record (`Game::actions`): with its setup, `Game::replay` rebuilds it (e.g.
+    /// for `fugitive-sim --puzzles`).
+    pub record: Vec<(Role, Entry)>,
 }
 
 /// Plays one game of a `fugitive` bot against a `marshal` bot. Each bot is handed only its
@@ -89,5 +92,6 @@ pub fn play_bots(setup: Setup, mut fugitive: FugitiveBot, mut marshal: MarshalBo
         thinking,
         thinking_cpu,
         baseline,
+        record: game.actions().to_vec(),
     }
 }

@@ -9,16 +9,21 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::ConnectInfo;
 use axum::extract::rejection::BytesRejection;
-use axum::http::StatusCode;
+use axum::http::header::COOKIE;
 use axum::http::header::{CONNECTION, RETRY_AFTER};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use metrics_exporter_prometheus::PrometheusHandle;
 use serde_json::json;
 use tokio::sync::{Semaphore, watch};
 
 use crate::config::{Config, Origins};
+use crate::db::DbError;
+use crate::db::profiles::{self, OwnProfile};
 use crate::limit::RoomLimiter;
 use crate::metrics;
+use crate::model::profile::parse_cookie;
+use crate::model::seat::hash_secret;
 use crate::rooms::{Rooms, RoomsError};
 
 /// A connection's peer address, as the accept loop (`serve.rs`) hands it to the handlers.
@@ -159,4 +164,26 @@ pub(crate) fn json_object<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result
         object @ serde_json::Value::Object(_) => serde_json::from_value(object).map_err(bad),
         _ => Err(AppError::BadRequest("the request body must be a JSON object".into())),
     }
+}
+
+/// The id and secret of the request's cookie, if it bears one of ours.
+fn cookie(headers: &HeaderMap) -> Option<(String, String)> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .find_map(parse_cookie)
+        .map(|(id, secret)| (id.to_string(), secret.to_string()))
+}
+
+/// The live profile whose cookie (issue 25, `http_profile.rs`) the request bears, with its secret.
+pub(crate) async fn bearer(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<(OwnProfile, String)>, DbError> {
+    let Some((id, secret)) = cookie(headers) else {
+        return Ok(None);
+    };
+    let profile = profiles::own(app.rooms.db(), &id, &hash_secret(&secret)).await?;
+    Ok(profile.map(|profile| (profile, secret)))
 }

@@ -124,7 +124,7 @@ mod tests {
     #[tokio::test]
     async fn the_notepad_is_solved_once_per_version_whoever_watches() {
         let (rooms, _dir) = Rooms::scratch(Duration::from_secs(60), Default::default()).await;
-        let computer = Computer { bot: None, notepad_assist: true };
+        let computer = Computer { notepad_assist: true, ..Computer::default() };
         let created = rooms.create(Role::Fugitive, RuleOptions::default(), None, computer).await.unwrap();
         let before = SOLVED.load(Ordering::SeqCst);
         let room = rooms.get(created.room).await.unwrap();

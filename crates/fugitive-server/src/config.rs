@@ -170,6 +170,15 @@ pub struct Config {
     /// with a local push service only: a browser's push service is always HTTPS.
     #[arg(long, env = "FUGITIVE_PUSH_ALLOW_HTTP")]
     pub push_allow_http: bool,
+    /// Puzzles to load at start-up (issue 26): a file `fugitive-sim --puzzles` wrote, one JSON
+    /// puzzle a line. Puzzles already stored are kept once; a line that does not parse is
+    /// logged and skipped.
+    #[arg(long, env = "FUGITIVE_PUZZLES")]
+    pub puzzles: Option<PathBuf>,
+
+    /// How often the puzzle miner looks for finished games no node has mined yet (`0s`: never).
+    #[arg(long, env = "FUGITIVE_PUZZLE_MINE_INTERVAL", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub puzzle_mine_interval: Duration,
 }
 
 /// How log lines are written.

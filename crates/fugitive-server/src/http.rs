@@ -65,6 +65,7 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .route("/metrics", get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }))
         .merge(crate::http_profile::routes())
         .merge(crate::http_push::routes())
+        .merge(crate::http_puzzles::routes())
         .merge(web::routes(web_dir))
         .layer(DefaultBodyLimit::max(4096))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
@@ -102,7 +103,7 @@ async fn readyz(State(app): State<AppState>) -> Result<&'static str, AppError> {
 }
 
 /// The creator's choice of seat.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum RoleChoice {
     Fugitive,
@@ -131,14 +132,16 @@ async fn levels() -> Json<serde_json::Value> {
     Json(json!({ "levels": levels }))
 }
 
-/// Who sits in the other seat: `"human"` (invited) or `{"bot": LEVEL}`, a level of
-/// `fugitive_ai::Level` (`random`, `easy`, `medium`, `hard`).
+/// Who sits in the other seat: `"human"` (invited), `{"bot": LEVEL}`, a level of
+/// `fugitive_ai::Level` (`random`, `easy`, `medium`, `hard`), or `"tutorial"`: the guided first
+/// game's computer Marshal on its fixed deal (`model::options::TUTORIAL_DEAL`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 enum Opponent {
     #[default]
     Human,
     Bot(Level),
+    Tutorial,
 }
 
 #[derive(Debug, Serialize)]
@@ -199,11 +202,25 @@ async fn create_room(
             return Err(AppError::BadRequest("best_of is 3 or 5, or null".into()));
         }
     }
+    let tutorial = matches!(request.opponent, Opponent::Tutorial);
     let bot = match request.opponent {
         Opponent::Human => None,
         Opponent::Bot(level) => Some(level),
+        Opponent::Tutorial => Some(Level::Random),
     };
+    if tutorial
+        && (request.role == RoleChoice::Marshal
+            || request.turn_clock_secs.is_some()
+            || request.best_of.is_some()
+            || request.rules != RuleOptions::default()
+            || request.notepad_assist)
+    {
+        return Err(AppError::BadRequest(
+            "the guided first game is played as the Fugitive with the default rules, no clock, no series and no notepad assist".into(),
+        ));
+    }
     let role = match request.role {
+        _ if tutorial => Role::Fugitive,
         RoleChoice::Fugitive => Role::Fugitive,
         RoleChoice::Marshal => Role::Marshal,
         RoleChoice::Random => {
@@ -214,7 +231,7 @@ async fn create_room(
             }
         }
     };
-    let computer = Computer { bot, notepad_assist: request.notepad_assist };
+    let computer = Computer { bot, notepad_assist: request.notepad_assist, tutorial };
     let created =
         app.rooms.create(role, request.rules, request.turn_clock_secs, computer).await.map_err(|error| {
             tracing::error!(%error, "could not create a room");

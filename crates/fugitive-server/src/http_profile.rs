@@ -13,7 +13,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::header::{COOKIE, SET_COOKIE};
+use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -23,7 +23,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::app::{AppError, AppState, body_bytes, json_object};
+use crate::app::{AppError, AppState, bearer, body_bytes, json_object};
 use crate::db::profiles::{self, OwnProfile, TransferCode};
 use crate::db::ratings;
 use crate::db::{DbError, now_ms};
@@ -92,28 +92,6 @@ pub fn routes() -> Router<AppState> {
 /// Whether cookies are `Secure`: the site's public address (the first allowed origin) is HTTPS.
 fn secure(app: &AppState) -> bool {
     app.config.allowed_origins.iter().any(|origin| origin.trim().starts_with("https://"))
-}
-
-/// The id and secret of the request's cookie, if it bears one of ours.
-fn cookie(headers: &HeaderMap) -> Option<(String, String)> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .find_map(model::parse_cookie)
-        .map(|(id, secret)| (id.to_string(), secret.to_string()))
-}
-
-/// The live profile whose cookie the request bears, with its secret.
-pub(crate) async fn bearer(
-    app: &AppState,
-    headers: &HeaderMap,
-) -> Result<Option<(OwnProfile, String)>, DbError> {
-    let Some((id, secret)) = cookie(headers) else {
-        return Ok(None);
-    };
-    let profile = profiles::own(app.rooms.db(), &id, &hash_secret(&secret)).await?;
-    Ok(profile.map(|profile| (profile, secret)))
 }
 
 async fn owner(app: &AppState, headers: &HeaderMap) -> Result<(OwnProfile, String), ProfileError> {

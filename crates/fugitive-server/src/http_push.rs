@@ -15,7 +15,7 @@ use serde_json::json;
 use crate::app::{AppError, AppState, body_bytes, json_object};
 use crate::db::push as db_push;
 use crate::db::{DbError, now_ms};
-use crate::http_profile::bearer;
+use crate::app::bearer;
 use crate::metrics;
 use crate::push::{self, BadSubscription};
 

@@ -14,7 +14,8 @@
 //! - `app.rs`: what the edges share: `AppState`, `AppError`;
 //! - `lobby.rs` (at the level of `rooms.rs`): the lobby (issue 25): seeks pushed live, taking
 //!   one once, quick-pairing pools; `http_profile.rs` (profiles without an account: the cookie,
-//!   names, transfer codes, deletion) and `socket_lobby.rs` (the lobby's WebSocket) are edges;
+//!   names, transfer codes, deletion), `http_puzzles.rs` (puzzles, issue 26) and
+//!   `socket_lobby.rs` (the lobby's WebSocket) are edges;
 //! - `rooms.rs`: the registry of room actors: create, load from the database and rebuild by
 //!   replay, expire idle rooms; `cluster/`: several nodes on one PostgreSQL database (`listen`:
 //!   the notices and the heartbeat; `lease`: who runs a room's clock);
@@ -24,7 +25,8 @@
 //! - `computer.rs` (the `fugitive-ai` adapter: the bot's move, the Marshal's notepad),
 //!   `protocol/` (every message of protocols v1 and v2, the error codes, and `frames.rs`: a
 //!   snapshot, then per change a small delta), `db/` (SQLite or PostgreSQL through sqlx: rooms,
-//!   the table's rows, leases, the group-commit writer);
+//!   the table's rows, leases, the group-commit writer), `puzzles.rs` (the puzzles file loaded
+//!   at start-up, and the miner of finished games, off the room actors);
 //! - `model/`: the records with no tokio, sqlx or axum: seats and secrets, the table's rules
 //!   (names, chat, series), a room's options, a finished game step by step;
 //! - leaves: `config.rs` (every setting), `mailbox.rs` (a socket's outbound queue), `metrics.rs`,
@@ -40,6 +42,7 @@ pub mod db;
 pub mod http;
 pub mod http_profile;
 pub mod http_push;
+pub mod http_puzzles;
 pub mod limit;
 pub mod lobby;
 pub mod mailbox;
@@ -48,6 +51,7 @@ pub mod model;
 pub mod open_files;
 pub mod protocol;
 pub mod push;
+pub mod puzzles;
 pub mod room;
 pub mod rooms;
 pub mod serve;
@@ -163,6 +167,11 @@ pub async fn run(
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);
+    if let Some(path) = &config.puzzles {
+        let new = puzzles::load_file(&db, path).await;
+        tracing::info!(new, path = %path.display(), "puzzles loaded");
+    }
+    let miner = tokio::spawn(puzzles::mine_forever(db.clone(), config.puzzle_mine_interval));
     let expiry = tokio::spawn(expire_rooms(
         rooms.clone(),
         cluster.clone(),
@@ -198,6 +207,7 @@ pub async fn run(
         tracing::warn!("some sockets did not close in time");
     }
     expiry.abort();
+    miner.abort();
     lobby_task.abort();
     for task in background {
         task.abort();

@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::cluster::lease::Cluster;
 use crate::db::{Db, DbError, NewRoom, now_ms};
-use crate::model::options::Computer;
+use crate::model::options::{Computer, TUTORIAL_DEAL};
 use crate::model::seat::{Seat, hash_secret, new_secret};
 use crate::push::Push;
 use crate::room::{Heard, Room, RoomHandle, RoomLimits};
@@ -193,7 +193,11 @@ impl Rooms {
             turn_clock_secs,
             invite_hash: hash_secret(&invite),
             host_token_hash,
-            seed: new_seed(self.inner.limits.deal_seed, 1),
+            seed: if computer.tutorial {
+                deal(TUTORIAL_DEAL, 1)
+            } else {
+                new_seed(self.inner.limits.deal_seed, 1)
+            },
             fugitive_seat: if role == Role::Fugitive { Seat::Host } else { Seat::Guest },
             computer,
         };

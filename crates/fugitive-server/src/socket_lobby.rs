@@ -56,7 +56,7 @@ pub async fn upgrade(
     let Ok(permit) = app.sockets.clone().try_acquire_owned() else {
         return AppError::TooManySockets.into_response();
     };
-    let profile = match crate::http_profile::bearer(&app, &headers).await {
+    let profile = match crate::app::bearer(&app, &headers).await {
         Ok(profile) => profile,
         Err(error) => {
             tracing::error!(%error, "could not read a lobby socket's profile");

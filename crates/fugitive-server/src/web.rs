@@ -55,7 +55,7 @@ pub fn check(dir: &Path) -> Result<(), NoWebClient> {
 }
 
 /// The web client's routes: `/room/{room}`, the replay page `/room/{room}/game/{n}`, a profile's
-/// page `/@/{id}`, `/leaderboard` and `/lobby` are its
+/// page `/@/{id}`, `/leaderboard`, `/lobby`, `/puzzles` and `/tutorial` are its
 /// `index.html`, the rest its files.
 pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
     let assets = Assets::load(dir);
@@ -71,7 +71,9 @@ pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
         .route("/room/{room}/game/{game}", axum::routing::get(page.clone()))
         .route("/@/{profile}", axum::routing::get(page.clone()))
         .route("/leaderboard", axum::routing::get(page.clone()))
-        .route("/lobby", axum::routing::get(page))
+        .route("/lobby", axum::routing::get(page.clone()))
+        .route("/puzzles", axum::routing::get(page.clone()))
+        .route("/tutorial", axum::routing::get(page))
         .fallback(move |request: Request<Body>| {
             let assets = assets.clone();
             async move {

@@ -20,13 +20,13 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("leaves", &["config", "limit", "mailbox", "metrics", "open_files"]),
     ("model", &["model"]),
-    ("wire, SQL, the computer and Web Push", &["protocol", "db", "computer", "push"]),
+    ("wire, SQL, the computer, Web Push and puzzles", &["protocol", "db", "computer", "push", "puzzles"]),
     ("leases", &["cluster::lease"]),
     ("the machine", &["room::machine"]),
     ("the room's shell", &["room"]),
     ("rooms, the lobby and the cluster", &["rooms", "lobby", "cluster"]),
     ("app", &["app"]),
-    ("edges", &["http", "http_profile", "http_push", "socket", "socket_lobby", "web", "serve"]),
+    ("edges", &["http", "http_profile", "http_push", "http_puzzles", "socket", "socket_lobby", "web", "serve"]),
     ("wiring", &["lib", "main"]),
 ];
 

@@ -8,10 +8,13 @@
 //! cargo run --release -p fugitive-sim -- --round-robin --games 2000 --seed 1 --record ladder.txt
 //! # the event variants' balance table for the web client, from hard-against-hard reports:
 //! cargo run --release -p fugitive-sim -- --balance web/balance.js reports/*.txt
+//! # the puzzles of 200 games for the server (`fugitive-server --puzzles puzzles.jsonl`):
+//! cargo run --release -p fugitive-sim -- --games 200 --puzzles puzzles.jsonl
 //! ```
 
 mod balance;
 mod ladder;
+mod puzzles;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -111,6 +114,10 @@ struct Args {
     /// and plays nothing.
     #[arg(long)]
     balance: Option<std::path::PathBuf>,
+    /// Also writes the puzzles found in the games played (issue 26) to this file, one JSON
+    /// puzzle a line: what `fugitive-server --puzzles` loads.
+    #[arg(long)]
+    puzzles: Option<std::path::PathBuf>,
     /// The reports `--balance` reads.
     reports: Vec<std::path::PathBuf>,
 }
@@ -128,7 +135,13 @@ fn main() -> Result<()> {
         return round_robin(&args);
     }
     let pairings = [(args.fugitive, args.marshal)];
-    let results: Vec<MatchResult> = play(&args, &pairings).into_iter().map(|(_, _, _, r)| r).collect();
+    let played = play(&args, &pairings);
+    if let Some(out) = &args.puzzles {
+        let found = puzzles::of_games(played.iter().map(|(_, _, index, r)| (args.setup(*index), r)))?;
+        puzzles::write(out, &found)?;
+        eprintln!("{} puzzles written to {}", found.len(), out.display());
+    }
+    let results: Vec<MatchResult> = played.into_iter().map(|(_, _, _, r)| r).collect();
     print!("{}", report(&args, &results));
     if let Some(path) = &args.times {
         let mut lines = String::new();
@@ -153,10 +166,15 @@ impl Args {
         RuleOptions { opening_hideouts: self.opening, pass_bonus_draw: self.pass_bonus, events: self.events }
     }
 
+    /// The setup of game `index` of the run.
+    fn setup(&self, index: usize) -> Setup {
+        Setup::new(Seed::from(mix(self.seed, index as u64))).with_rules(self.rules())
+    }
+
     /// One game: game `index` of the run (its deal and the bots' seeds), these levels.
     fn game(&self, fugitive: Level, marshal: Level, index: usize) -> MatchResult {
         let seed = mix(self.seed, index as u64);
-        let setup = Setup::new(Seed::from(seed)).with_rules(self.rules());
+        let setup = self.setup(index);
         let mut bot = FugitiveBot::new(fugitive, seed);
         if let Some(rollouts) = self.rollouts {
             bot = bot.with_rollouts(rollouts);

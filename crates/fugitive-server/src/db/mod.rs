@@ -11,6 +11,7 @@ mod leases;
 pub mod lobby;
 pub mod profiles;
 pub mod push;
+pub mod puzzles;
 pub mod ratings;
 mod rooms;
 pub mod table;

@@ -8,6 +8,7 @@
 pub mod options;
 pub mod profile;
 pub mod push;
+pub mod puzzle;
 pub mod rating;
 pub mod replay;
 pub mod seat;

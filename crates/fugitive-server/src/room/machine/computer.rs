@@ -4,7 +4,7 @@ use fugitive_core::{Game, Viewer};
 
 use super::Machine;
 use super::command::{Effect, SeatRequest, Think};
-use crate::model::options::Computer;
+use crate::model::options::{Computer, TUTORIAL_DEAL, bot_seed};
 use crate::model::seat::Seat;
 use crate::protocol::Notepad;
 
@@ -48,12 +48,10 @@ impl Machine {
         let pause = self.log.limits.bot_pause;
         if self.log.game.to_move() == Some(role) {
             // With `--deal-seed` the computer's choices are reproducible: they follow from it
-            // and the room's version.
-            let seed = self
-                .log
-                .limits
-                .deal_seed
-                .map(|base| base.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.log.version);
+            // and the room's version; in the guided first game, from its deal.
+            let base =
+                if self.log.computer.tutorial { Some(TUTORIAL_DEAL) } else { self.log.limits.deal_seed };
+            let seed = base.map(|base| bot_seed(base, self.log.version));
             let view = Box::new(self.log.game.view(Viewer::from(role)));
             return Some(Think::Move { level, view, seed, pause });
         }

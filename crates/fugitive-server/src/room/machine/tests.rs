@@ -285,7 +285,7 @@ fn the_clock_rings_only_on_the_owner_and_a_failed_write_tries_again() {
 #[test]
 fn the_computer_thinks_only_on_the_owner() {
     // The computer is the guest, the Marshal; the host places first, then it is its turn.
-    let computer = Computer { bot: Some(Level::Easy), notepad_assist: false };
+    let computer = Computer { bot: Some(Level::Easy), ..Computer::default() };
     let mut room = room(None, computer);
     room.set_shared(true);
     room.set_owner(false, now());
