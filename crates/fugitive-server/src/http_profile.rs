@@ -55,15 +55,12 @@ pub enum ProfileError {
 
 impl IntoResponse for ProfileError {
     fn into_response(self) -> Response {
-        let (status, code) = match &self {
+        let (status, code) = match self {
             ProfileError::NoProfile => (StatusCode::UNAUTHORIZED, "no_profile"),
             ProfileError::NotFound => (StatusCode::NOT_FOUND, "profile_not_found"),
             ProfileError::BadName(_) => (StatusCode::BAD_REQUEST, "bad_name"),
             ProfileError::TransferInvalid => (StatusCode::NOT_FOUND, "transfer_invalid"),
-            ProfileError::App(_) => {
-                let ProfileError::App(error) = self else { unreachable!() };
-                return error.into_response();
-            }
+            ProfileError::App(error) => return error.into_response(),
         };
         metrics::error(code);
         (status, Json(json!({ "error": code, "message": self.to_string() }))).into_response()

@@ -120,19 +120,26 @@ pub struct Sent {
 /// The room status as the JSON object every state frame carries, made once per change and
 /// shared by the viewers' [`Sent`].
 pub fn room_fields(room: &RoomStatus) -> Arc<Map<String, Value>> {
-    match serde_json::to_value(room).expect("a room status serializes") {
-        Value::Object(fields) => Arc::new(fields),
-        _ => unreachable!("a room status is an object"),
-    }
+    Arc::new(fields(room))
 }
 
 fn to_value(value: &impl Serialize) -> Value {
     serde_json::to_value(value).expect("state serializes")
 }
 
+/// The JSON fields of a struct. serde_json turns a value into a `Value`, never straight into
+/// a `Map`, so no type says a struct becomes an object; serde's derive does (the one
+/// `unreachable!` left, for [`RoomStatus`] and [`View`], plain structs).
+fn fields(value: &impl Serialize) -> Map<String, Value> {
+    match to_value(value) {
+        Value::Object(fields) => fields,
+        _ => unreachable!("a struct serializes to an object"),
+    }
+}
+
 /// The fields of a [`short`] view but `history` and `trail`, which deltas carry in their own way.
 fn view_fields(short: &View) -> Map<String, Value> {
-    let Value::Object(mut fields) = to_value(short) else { unreachable!("a view is an object") };
+    let mut fields = fields(short);
     fields.remove("history");
     fields.remove("trail");
     fields

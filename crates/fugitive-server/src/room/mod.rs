@@ -37,7 +37,10 @@ pub mod machine;
 
 use handle::Command;
 pub use handle::{Gone, Heard, RoomHandle};
-use machine::{Answer, Effect, Input, JoinIo, Logged, Machine, Now, Outbox, Step, Stored, Think, WriteOp};
+use machine::{
+    Bot, Claim, Effect, Input, Join, JoinIo, Logged, Machine, Now, Outbox, Step, Stored, Think, TimeOut,
+    WriteOp,
+};
 pub use machine::{ClaimError, Claimed, JoinError, Kick, RoomLimits, SeatRequest, Summary};
 
 /// A socket's close signal, as the shell holds it (its mailbox is the machine's).
@@ -222,11 +225,8 @@ impl Room {
         match command {
             Command::Join { token, name, queue, protocol, kick, reply } => {
                 let io = JoinIo { queue, protocol };
-                let step = self.machine.input(Input::Join { token, name, io, checked: false }, now());
-                let joined = match self.drive(step).await {
-                    Answer::Join(joined) => joined,
-                    other => unreachable!("a join answers a join: {other:?}"),
-                };
+                let step = self.machine.input(Join { token, name, io, checked: false }, now());
+                let joined = self.drive(step).await;
                 if let Ok(id) = joined {
                     self.sockets.insert(id, Socket { kick: Some(kick) });
                 }
@@ -247,25 +247,19 @@ impl Room {
                 let step = self.machine.request(socket, seq, request, now());
                 let answer = self.drive(step).await;
                 self.flush().await;
-                if let Answer::Reply(answer) = answer {
-                    let _ = reply.send(answer);
-                }
+                let _ = reply.send(answer);
             }
             Command::Table { socket, seq, request, reply } => {
                 let step = self.machine.table(socket, seq, request, now());
                 let answer = self.drive(step).await;
                 self.flush().await;
-                if let Answer::Reply(answer) = answer {
-                    let _ = reply.send(answer);
-                }
+                let _ = reply.send(answer);
             }
             Command::Claim { invite, reply } => {
-                let step = self.machine.input(Input::Claim { invite }, now());
+                let step = self.machine.input(Claim { invite }, now());
                 let answer = self.drive(step).await;
                 self.flush().await;
-                if let Answer::Claim(answer) = answer {
-                    let _ = reply.send(answer);
-                }
+                let _ = reply.send(answer);
             }
             Command::Summary { reply } => {
                 let _ = reply.send(self.machine.summary());
@@ -280,7 +274,7 @@ impl Room {
     }
 
     /// Carries an input through its writes and reads until it is answered.
-    async fn drive(&mut self, mut step: Step) -> Answer {
+    async fn drive<I: Input>(&mut self, mut step: Step<I>) -> I::Answer {
         let mut syncs = 0;
         loop {
             step = match step {
@@ -480,14 +474,14 @@ impl Room {
             self.machine.set_owner(false, now());
             return;
         }
-        let step = self.machine.input(Input::TimeOut, now());
+        let step = self.machine.input(TimeOut, now());
         self.drive(step).await;
     }
 
     async fn bot(&mut self, version: u64, request: Option<SeatRequest>) {
         let owns = self.cluster.owns(self.id());
         self.machine.set_owner(owns, now());
-        let step = self.machine.input(Input::Bot { version, request }, now());
+        let step = self.machine.input(Bot::Thought { version, request }, now());
         self.drive(step).await;
     }
 

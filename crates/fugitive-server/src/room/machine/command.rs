@@ -1,5 +1,6 @@
 //! What goes into the room machine and what comes out of it: the inputs, each input's next
-//! step and answer, the writes it asks for, the effects it queues.
+//! step and answer, the writes it asks for, the effects it queues. How each input is carried
+//! out is in `inputs.rs`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -7,12 +8,13 @@ use std::time::Duration;
 use fugitive_ai::Level;
 use fugitive_core::{Action, ByRole, Game, Role, RuleOptions, Setup, View};
 
+use super::Machine;
 use super::publish::Outbox;
-use crate::db::{Rematched, SeatClaim, StoredAction};
+use crate::db::{DbError, Rematched, SeatClaim, StoredAction};
 use crate::model::push::Notice;
 use crate::model::seat::{Presence, Seat};
 use crate::model::table::{ChatLine, TableRequest};
-use crate::protocol::{Protocol, Reply};
+use crate::protocol::{Notepad, Protocol};
 
 /// A joining socket's mailbox and protocol.
 #[derive(Clone, Debug)]
@@ -39,8 +41,8 @@ pub enum Think {
 pub enum Effect {
     /// Close the socket.
     Kick { socket: u64, why: Kick },
-    /// Start the computer opponent thinking; its answer comes back as [`Input::Bot`] with this
-    /// version.
+    /// Start the computer opponent thinking; its answer comes back as [`Bot::Thought`] with
+    /// this version.
     Think { version: u64, think: Think },
     /// This node's presence in the room changed: tell the other nodes.
     Publish(Presence),
@@ -49,66 +51,112 @@ pub enum Effect {
     Push { seat: Seat, notice: Notice },
 }
 
-/// An input that may have to write to the database or read the room back first.
-#[derive(Clone, Debug)]
-pub enum Input {
-    /// A seat's request (a socket's, or the computer's when `bot`).
-    Seat { seat: Seat, seq: u64, request: SeatRequest, bot: bool, checked: bool },
-    /// A seated socket's request about the table.
-    Table { seat: Seat, seq: u64, request: TableRequest },
-    /// An invitation claims the guest seat.
-    Claim { invite: String },
-    /// A socket joins (as the token's seat, or as a spectator); `checked` once a token this
-    /// copy did not know was looked for in the database.
-    Join { token: Option<String>, name: Option<Option<String>>, io: JoinIo, checked: bool },
-    /// The turn clock's alarm rang.
-    TimeOut,
-    /// The computer opponent's answer, for the version it thought about.
-    Bot { version: u64, request: Option<SeatRequest> },
+/// An input that may have to write to the database or read the room back first, with the
+/// answer its caller waits for: each input has its own ([`Step::Done`]), so the shell never
+/// meets another input's answer.
+pub trait Input: Sized + std::fmt::Debug {
+    /// What the input comes to.
+    type Answer: std::fmt::Debug;
+    /// What is left to do once one of its writes is stored.
+    type Then: std::fmt::Debug;
+    /// Whether a stale room is read back before it is carried out (the table's requests and
+    /// joins do not depend on the game).
+    const READS_THE_LOG: bool = true;
+    /// Carries it out as far as it goes without I/O.
+    fn run(self, machine: &mut Machine) -> Step<Self>;
+    /// Goes on once a write it asked for is stored (not a conflict: that reads back).
+    fn written(
+        write: Write<Self>,
+        result: Result<Stored, DbError>,
+        notepad: Option<Notepad>,
+        machine: &mut Machine,
+    ) -> Step<Self>;
+    /// Answers it when the database could not be read.
+    fn give_up(self, machine: &mut Machine) -> Self::Answer;
+    /// The game as it will be once this write is stored, when it changes the game.
+    fn next_game(_then: &Self::Then) -> Option<&Game> {
+        None
+    }
 }
 
-/// What an input comes to.
-#[derive(Debug, PartialEq)]
-pub enum Answer {
-    /// The reply to a seat's request.
-    Reply(Reply),
-    /// The answer to a claim.
-    Claim(Result<Claimed, ClaimError>),
-    /// The joined socket's id.
-    Join(Result<u64, JoinError>),
-    /// Nobody waits for an answer (the clock, the computer).
-    Nothing,
+/// A socket joins (as the token's seat, or as a spectator); `checked` once a token this copy
+/// did not know was looked for in the database. Answers the joined socket's id.
+#[derive(Clone, Debug)]
+pub struct Join {
+    pub token: Option<String>,
+    pub name: Option<Option<String>>,
+    pub io: JoinIo,
+    pub checked: bool,
+}
+
+/// A seat's request, as the room carries it out; `checked` once a refusal was checked against
+/// the log.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatInput {
+    pub seat: Seat,
+    pub seq: u64,
+    pub request: SeatRequest,
+    pub checked: bool,
+}
+
+/// A seated socket's request. Answers its reply.
+#[derive(Clone, Copy, Debug)]
+pub struct Request(pub SeatInput);
+
+/// A seated socket's request about the table. Answers its reply.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub seat: Seat,
+    pub seq: u64,
+    pub request: TableRequest,
+}
+
+/// An invitation claims the guest seat.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub invite: String,
+}
+
+/// The turn clock's alarm rang. Nobody waits for its answer.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeOut;
+
+/// The computer opponent's answer, for the version it thought about; then its request as the
+/// guest seat's. Nobody waits for its answer.
+#[derive(Clone, Copy, Debug)]
+pub enum Bot {
+    Thought { version: u64, request: Option<SeatRequest> },
+    Seat(SeatInput),
 }
 
 /// The next step of an input.
 #[derive(Debug)]
-pub enum Step {
+pub enum Step<I: Input> {
     /// Finished.
-    Done(Answer),
+    Done(I::Answer),
     /// Carry out this write, then pass its result to [`Machine::written`].
-    Write(Box<Write>),
+    Write(Box<Write<I>>),
     /// Read the room back from the log ([`Machine::reload`]), then pass the input again to
     /// [`Machine::input`]; or, when the database cannot be read, to [`Machine::give_up`].
-    Sync(Input),
+    Sync(I),
 }
 
 /// A write to carry out for an input.
 #[derive(Debug)]
-pub struct Write {
+pub struct Write<I: Input> {
     /// What to write.
     pub op: WriteOp,
-    pub(super) then: Then,
+    /// The input it came from, to carry out again once the room is read back (the write
+    /// conflicted).
+    pub(super) input: I,
+    pub(super) then: I::Then,
 }
 
-impl Write {
+impl<I: Input> Write<I> {
     /// The game as it will be once this write is stored, when it changes the game: its notepad
     /// can be solved while the write runs.
     pub fn next_game(&self) -> Option<&Game> {
-        match &self.then {
-            Then::Append { next, .. } => Some(next),
-            Then::Rematch { next, .. } => Some(next),
-            _ => None,
-        }
+        I::next_game(&self.then)
     }
 }
 
@@ -140,40 +188,40 @@ pub enum Stored {
     Rematch(Rematched),
 }
 
-/// A seat's rematch offer, as its input said it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Offer {
-    pub(super) seat: Seat,
-    pub(super) seq: u64,
-    pub(super) bot: bool,
-    pub(super) checked: bool,
-}
-
-/// What to do once a write is stored: each write keeps the input it came from, in the shape
-/// that write can come from (a rematch only from a seat, the chat only from the table).
+/// An action to append: the record and the game as it will be.
 #[derive(Debug)]
-pub(super) enum Then {
-    Append { input: Input, record: StoredAction, next: Game },
-    Rematch { offer: Offer, fugitive_seat: Seat, next: Game },
-    Claim { input: Input, token: String, hash: String },
-    Name { input: Input, seat: Seat, name: Option<String> },
-    Chat { seat: Seat, seq: u64, request: TableRequest, line: ChatLine },
-    ChatPublic { seat: Seat, seq: u64, request: TableRequest, allow: bool },
+pub struct Appended {
+    pub(super) record: StoredAction,
+    pub(super) next: Game,
 }
 
-impl Then {
-    /// The input again, to carry out once the room is read back (the write conflicted).
-    pub(super) fn into_input(self) -> Input {
-        match self {
-            Then::Append { input, .. } | Then::Claim { input, .. } | Then::Name { input, .. } => input,
-            Then::Rematch { offer: Offer { seat, seq, bot, checked }, .. } => {
-                Input::Seat { seat, seq, request: SeatRequest::Rematch, bot, checked }
-            }
-            Then::Chat { seat, seq, request, .. } | Then::ChatPublic { seat, seq, request, .. } => {
-                Input::Table { seat, seq, request }
-            }
-        }
-    }
+/// What is left of a seat's request once its write is stored.
+#[derive(Debug)]
+pub enum SeatThen {
+    Append(Appended),
+    Rematch { fugitive_seat: Seat, next: Game },
+}
+
+/// What is left of a table request once its write is stored.
+#[derive(Debug)]
+pub enum TableThen {
+    Name(Option<String>),
+    Chat(ChatLine),
+    ChatPublic(bool),
+}
+
+/// What is left of a join once its name is stored.
+#[derive(Debug)]
+pub struct Named {
+    pub(super) seat: Seat,
+    pub(super) name: Option<String>,
+}
+
+/// What is left of a claim once it is stored: the token, and its hash.
+#[derive(Debug)]
+pub struct Claiming {
+    pub(super) token: String,
+    pub(super) hash: String,
 }
 
 /// Why a socket is closed by its room.

@@ -21,30 +21,29 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use fugitive_core::{Entry, Game, Role, Seed, Setup, Viewer};
+use fugitive_core::{Game, Role, Viewer};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use uuid::Uuid;
 
-use crate::db::{DbError, Rematched, SeatClaim, StoredAction};
-use crate::model::options::deal;
-use crate::model::seat::{Presence, Seat, hash_secret, new_secret_from};
-use crate::model::table::{ChatBucket, ChatLine, TableRequest};
+use crate::db::DbError;
+use crate::model::seat::{Presence, Seat};
+use crate::model::table::{ChatBucket, TableRequest};
 use crate::protocol::frames::Sent;
 use crate::protocol::{Notepad, Reply, code};
 pub use command::{
-    Answer, ClaimError, Claimed, Effect, Input, JoinError, JoinIo, Kick, SeatRequest, Step, Stored, Summary,
-    Think, Write, WriteOp,
+    Bot, Claim, ClaimError, Claimed, Effect, Input, Join, JoinError, JoinIo, Kick, Request, SeatInput,
+    SeatRequest, Step, Stored, Summary, Table, Think, TimeOut, Write, WriteOp,
 };
-use command::{Offer, Then};
 pub use log::Logged;
 use publish::Member;
 pub use publish::Outbox;
-use seats::{Memo, Recall, SeqMemory};
+use seats::SeqMemory;
 
 mod clock;
 mod command;
 mod computer;
+mod inputs;
 mod log;
 mod publish;
 mod seats;
@@ -215,339 +214,56 @@ impl Machine {
     }
 
     /// A seated socket's request.
-    pub fn request(&mut self, socket: u64, seq: u64, request: SeatRequest, now: Now) -> Step {
+    pub fn request(&mut self, socket: u64, seq: u64, request: SeatRequest, now: Now) -> Step<Request> {
         match self.sockets.get(&socket).and_then(|m| m.seat) {
-            Some(seat) => self.input(Input::Seat { seat, seq, request, bot: false, checked: false }, now),
-            None => Step::Done(Answer::Reply(Reply::error(
-                Some(seq),
-                code::SPECTATOR,
-                "a spectator can only watch",
-            ))),
+            Some(seat) => self.input(Request(SeatInput { seat, seq, request, checked: false }), now),
+            None => Step::Done(Reply::error(Some(seq), code::SPECTATOR, "a spectator can only watch")),
         }
     }
 
     /// A seated socket's request about the table.
-    pub fn table(&mut self, socket: u64, seq: u64, request: TableRequest, now: Now) -> Step {
+    pub fn table(&mut self, socket: u64, seq: u64, request: TableRequest, now: Now) -> Step<Table> {
         match self.sockets.get(&socket).and_then(|m| m.seat) {
-            Some(seat) => self.input(Input::Table { seat, seq, request }, now),
-            None => Step::Done(Answer::Reply(Reply::error(
-                Some(seq),
-                code::SPECTATOR,
-                "a spectator can only watch and read",
-            ))),
+            Some(seat) => self.input(Table { seat, seq, request }, now),
+            None => {
+                Step::Done(Reply::error(Some(seq), code::SPECTATOR, "a spectator can only watch and read"))
+            }
         }
     }
 
-    /// Carries out an input as far as it goes without I/O.
-    pub fn input(&mut self, input: Input, now: Now) -> Step {
+    /// Carries out an input as far as it goes without I/O (`inputs.rs`).
+    pub fn input<I: Input>(&mut self, input: I, now: Now) -> Step<I> {
         self.now = now;
-        // A stale room is read back first; the table's requests do not depend on the game.
-        if self.log.stale && !matches!(input, Input::Table { .. } | Input::Join { .. }) {
+        // A stale room is read back first (but for the inputs that do not read the log).
+        if self.log.stale && I::READS_THE_LOG {
             return Step::Sync(input);
         }
-        match input {
-            Input::Seat { seat, seq, request, bot, checked } => {
-                if let Recall::Repeat(reply) = self.seqs[seat.index()].recall(seq) {
-                    return Step::Done(Answer::Reply(reply));
-                }
-                match request {
-                    SeatRequest::Action(action) => {
-                        let record = StoredAction {
-                            role: self.role_of(seat),
-                            action: action.into(),
-                            seat: Some(seat),
-                            client_seq: Some(seq),
-                            at: self.now.wall_ms,
-                        };
-                        self.append(input, record)
-                    }
-                    SeatRequest::Rematch => self.rematch(input, Offer { seat, seq, bot, checked }),
-                }
-            }
-            Input::Table { seat, seq, ref request } => match request.clone() {
-                TableRequest::Name(name) => {
-                    if self.log.names[seat.index()] == name {
-                        self.broadcast();
-                        return Step::Done(Answer::Reply(Reply::ok(seq)));
-                    }
-                    Step::Write(Box::new(Write {
-                        op: WriteOp::Name { seat, name: name.clone() },
-                        then: Then::Name { input, seat, name },
-                    }))
-                }
-                TableRequest::Chat(body) => {
-                    if !self.chat_buckets[seat.index()].take(self.now.at) {
-                        let message = "too many chat messages: 5 at once, then one every 5 seconds";
-                        return Step::Done(Answer::Reply(Reply::error(
-                            Some(seq),
-                            code::CHAT_TOO_FAST,
-                            message,
-                        )));
-                    }
-                    let line = ChatLine { number: self.log.chat_last + 1, seat, body, at: self.now.wall_ms };
-                    Step::Write(Box::new(Write {
-                        op: WriteOp::Chat(line.clone()),
-                        then: Then::Chat { seat, seq, request: request.clone(), line },
-                    }))
-                }
-                TableRequest::ChatSpectators(allow) => Step::Write(Box::new(Write {
-                    op: WriteOp::ChatPublic { seat, allow },
-                    then: Then::ChatPublic { seat, seq, request: request.clone(), allow },
-                })),
-            },
-            Input::Claim { ref invite } => {
-                if self.log.tokens[Seat::Guest.index()].is_some() {
-                    return Step::Done(Answer::Claim(Err(ClaimError::Taken)));
-                }
-                if self.log.invite_hash.as_deref() != Some(&hash_secret(invite)) {
-                    return Step::Done(Answer::Claim(Err(ClaimError::BadInvite)));
-                }
-                let token = new_secret_from(&mut self.rng);
-                let hash = hash_secret(&token);
-                Step::Write(Box::new(Write {
-                    op: WriteOp::Claim { token_hash: hash.clone() },
-                    then: Then::Claim { input, token, hash },
-                }))
-            }
-            Input::Join { ref token, ref name, ref io, checked } => {
-                let seat = match token {
-                    None => None,
-                    Some(token) => {
-                        let hash = hash_secret(token);
-                        let seat = Seat::ALL
-                            .into_iter()
-                            .find(|s| self.log.tokens[s.index()].as_deref() == Some(&hash));
-                        match seat {
-                            Some(seat) => Some(seat),
-                            // This copy may not have heard of a claim on another node yet.
-                            None if self.shared && !checked => {
-                                self.log.stale = true;
-                                let (token, name, io) = (Some(token.clone()), name.clone(), io.clone());
-                                return Step::Sync(Input::Join { token, name, io, checked: true });
-                            }
-                            None => return Step::Done(Answer::Join(Err(JoinError::BadToken))),
-                        }
-                    }
-                };
-                // Only spectators are counted: they must never lock a player out of his seat.
-                let spectators = self.sockets.values().filter(|s| s.seat.is_none()).count();
-                if seat.is_none() && spectators >= self.log.limits.max_sockets {
-                    return Step::Done(Answer::Join(Err(JoinError::Full)));
-                }
-                match (seat, name.clone()) {
-                    (Some(seat), Some(name)) if self.log.names[seat.index()] != name => {
-                        Step::Write(Box::new(Write {
-                            op: WriteOp::Name { seat, name: name.clone() },
-                            then: Then::Name { input, seat, name },
-                        }))
-                    }
-                    _ => {
-                        let io = io.clone();
-                        Step::Done(Answer::Join(Ok(self.joined(seat, io))))
-                    }
-                }
-            }
-            Input::TimeOut => {
-                if !self.owner || self.log.clock.is_none_or(|clock| clock.deadline > now.at) {
-                    // Not ours, or the clock was restarted or stopped meanwhile.
-                    return Step::Done(Answer::Nothing);
-                }
-                let Some(role) = self.log.game.to_move() else {
-                    self.log.clock = None;
-                    return Step::Done(Answer::Nothing);
-                };
-                let record = StoredAction {
-                    role,
-                    action: Entry::TimeOut,
-                    seat: None,
-                    client_seq: None,
-                    at: now.wall_ms,
-                };
-                self.append(input, record)
-            }
-            Input::Bot { version, request } => {
-                self.thinking = None;
-                if !self.owner || self.log.computer.bot.is_none() {
-                    return Step::Done(Answer::Nothing);
-                }
-                if version != self.log.version {
-                    // Overtaken (a resignation, a clock, another node): think again.
-                    self.wake_bot();
-                    return Step::Done(Answer::Nothing);
-                }
-                let Some(request) = request else {
-                    tracing::warn!(room = %self.log.id, "the computer opponent found nothing to do");
-                    return Step::Done(Answer::Nothing);
-                };
-                let seq = self.seqs[Seat::Guest.index()].last + 1;
-                self.input(Input::Seat { seat: Seat::Guest, seq, request, bot: true, checked: false }, now)
-            }
-        }
+        input.run(self)
     }
 
     /// The input could not be carried out because the database could not be read: it is
     /// answered `unavailable` (nothing changed), the clock tries again in a second, the
     /// computer asks again in a second, a join goes on without its name.
-    pub fn give_up(&mut self, input: Input, now: Now) -> Answer {
+    pub fn give_up<I: Input>(&mut self, input: I, now: Now) -> I::Answer {
         self.now = now;
-        match input {
-            Input::Seat { seat, seq, request, bot, .. } => {
-                let reply = unavailable(seq);
-                self.finish_seat(seat, seq, bot, Some(request), reply, Memo::Forget)
-            }
-            Input::Table { seq, .. } => Answer::Reply(unavailable(seq)),
-            Input::Claim { .. } => Answer::Claim(Err(ClaimError::Unavailable)),
-            Input::Join { token: None, io, .. } => Answer::Join(Ok(self.joined(None, io))),
-            Input::Join { token: Some(token), io, .. } => {
-                let hash = hash_secret(&token);
-                match Seat::ALL.into_iter().find(|s| self.log.tokens[s.index()].as_deref() == Some(&hash)) {
-                    Some(seat) => Answer::Join(Ok(self.joined(Some(seat), io))),
-                    // Not known here, and the database could not be asked.
-                    None => Answer::Join(Err(JoinError::BadToken)),
-                }
-            }
-            Input::TimeOut => {
-                // The database is down: try again shortly rather than lose the clock.
-                if let Some(clock) = self.log.clock.as_mut() {
-                    clock.deadline = now.at + Duration::from_secs(1);
-                }
-                Answer::Nothing
-            }
-            Input::Bot { version, request } => {
-                self.bot_retry(version, request);
-                Answer::Nothing
-            }
-        }
+        input.give_up(self)
     }
 
     /// A write's result (and, for one that changes the game, the next game's notepad).
-    pub fn written(
+    pub fn written<I: Input>(
         &mut self,
-        write: Write,
+        write: Write<I>,
         result: Result<Stored, DbError>,
         notepad: Option<Notepad>,
         now: Now,
-    ) -> Step {
+    ) -> Step<I> {
         self.now = now;
         if matches!(result, Err(DbError::Conflict)) {
             // Another node wrote first: read the log, then decide again.
             self.log.stale = true;
-            return Step::Sync(write.then.into_input());
+            return Step::Sync(write.input);
         }
-        match write.then {
-            Then::Append { input, record, next } => match result {
-                Ok(_) => {
-                    let passed = (next.to_move() != self.log.game.to_move()).then_some(record.at);
-                    self.apply(&record, next, notepad, passed);
-                    // Told by the node that wrote the action, once.
-                    self.push_notices(passed.is_some());
-                    self.finish(input, |seq| (Reply::ok(seq), Memo::Accepted))
-                }
-                Err(error) => {
-                    let overload = matches!(error, DbError::Overloaded);
-                    if overload {
-                        // Refused before it reached the writer: nothing written, nothing to read back.
-                        tracing::debug!(room = %self.log.id, "the commit queue is full");
-                    } else {
-                        tracing::error!(room = %self.log.id, %error, "could not store an action");
-                        self.log.stale = true;
-                    }
-                    match input {
-                        Input::TimeOut => Step::Done(self.give_up(Input::TimeOut, now)),
-                        Input::Seat { seat, seq, request, bot, .. } => {
-                            let reply =
-                                if overload { overloaded(seq, &mut self.rng) } else { unavailable(seq) };
-                            Step::Done(self.finish_seat(seat, seq, bot, Some(request), reply, Memo::Forget))
-                        }
-                        other => Step::Done(self.give_up(other, now)),
-                    }
-                }
-            },
-            Then::Rematch { offer, fugitive_seat, next } => {
-                let Offer { seat, seq, bot, .. } = offer;
-                let (reply, memo) = match result {
-                    Ok(Stored::Rematch(Rematched::Offered)) => {
-                        self.log.rematch[seat.index()] = true;
-                        self.broadcast();
-                        (Reply::ok(seq), Memo::Refused)
-                    }
-                    Ok(Stored::Rematch(Rematched::Started { ours: true })) => {
-                        self.new_game(fugitive_seat, next, notepad);
-                        (Reply::ok(seq), Memo::Refused)
-                    }
-                    Ok(_) => {
-                        // Another node dealt the next game first: it is read back.
-                        self.log.stale = true;
-                        (Reply::ok(seq), Memo::Refused)
-                    }
-                    Err(error) => {
-                        tracing::error!(room = %self.log.id, %error, "could not store a rematch offer");
-                        self.log.stale = true;
-                        (unavailable(seq), Memo::Forget)
-                    }
-                };
-                Step::Done(self.finish_seat(seat, seq, bot, Some(SeatRequest::Rematch), reply, memo))
-            }
-            Then::Claim { token, hash, .. } => match result {
-                Ok(Stored::Claimed(SeatClaim::Claimed)) => {
-                    self.log.tokens[Seat::Guest.index()] = Some(hash);
-                    self.log.invite_hash = None;
-                    self.restart_clock(None);
-                    self.broadcast();
-                    Step::Done(Answer::Claim(Ok(Claimed { role: self.role_of(Seat::Guest), token })))
-                }
-                Ok(Stored::Claimed(SeatClaim::Gone)) => Step::Done(Answer::Claim(Err(ClaimError::Gone))),
-                Ok(_) => {
-                    // Claimed first (perhaps through another node): read back.
-                    self.log.stale = true;
-                    Step::Done(Answer::Claim(Err(ClaimError::Taken)))
-                }
-                Err(error) => {
-                    tracing::error!(room = %self.log.id, %error, "could not claim a seat");
-                    self.log.stale = true;
-                    Step::Done(Answer::Claim(Err(ClaimError::Unavailable)))
-                }
-            },
-            Then::Name { input, seat, name } => {
-                let stored = match result {
-                    Ok(_) => {
-                        self.log.names[seat.index()] = name;
-                        true
-                    }
-                    Err(error) => {
-                        tracing::error!(room = %self.log.id, %error, "could not store a name");
-                        false
-                    }
-                };
-                match input {
-                    Input::Table { seq, .. } if stored => {
-                        self.broadcast();
-                        Step::Done(Answer::Reply(Reply::ok(seq)))
-                    }
-                    Input::Table { seq, .. } => Step::Done(Answer::Reply(unavailable(seq))),
-                    // A name that cannot be stored is dropped: the player still joins.
-                    other => Step::Done(self.give_up(other, now)),
-                }
-            }
-            Then::Chat { seq, line, .. } => {
-                if let Err(error) = result {
-                    tracing::error!(room = %self.log.id, %error, "could not store a chat message");
-                    return Step::Done(Answer::Reply(unavailable(seq)));
-                }
-                self.add_chat(vec![line]);
-                Step::Done(Answer::Reply(Reply::ok(seq)))
-            }
-            Then::ChatPublic { seat, seq, allow, .. } => {
-                if let Err(error) = result {
-                    tracing::error!(room = %self.log.id, %error, "could not store a chat setting");
-                    return Step::Done(Answer::Reply(unavailable(seq)));
-                }
-                let mut public = self.log.chat_public;
-                public[seat.index()] = allow;
-                self.set_chat_public(public);
-                Step::Done(Answer::Reply(Reply::ok(seq)))
-            }
-        }
+        I::written(write, result, notepad, self)
     }
 
     /// The room's people on the other nodes.
@@ -560,52 +276,6 @@ impl Machine {
                 self.broadcast();
             }
         }
-    }
-
-    /// Validates an action against this copy of the game and asks for it to be appended.
-    fn append(&mut self, input: Input, record: StoredAction) -> Step {
-        let mut next = self.log.game.clone();
-        if let Err(error) = next.apply_entry(record.role, record.action) {
-            return self.refuse(input, |seq| (Reply::refused(Some(seq), &error), Memo::Refused));
-        }
-        let op = WriteOp::Append {
-            game: self.log.game_number,
-            number: self.log.game.actions().len(),
-            record,
-            finished: next.outcome(),
-        };
-        Step::Write(Box::new(Write { op, then: Then::Append { input, record, next } }))
-    }
-
-    fn rematch(&mut self, input: Input, offer: Offer) -> Step {
-        let Offer { seat, seq, .. } = offer;
-        if !self.log.game.is_over() || !self.both_seated() {
-            let message = "a rematch is offered once the game is over, by one of its two players";
-            return self
-                .refuse(input, |seq| (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused));
-        }
-        if self.log.series.winner().is_some() {
-            let message = "the series is over: create a new room for another one";
-            return self
-                .refuse(input, |seq| (Reply::error(Some(seq), code::NO_REMATCH, message), Memo::Refused));
-        }
-        if self.log.rematch[seat.index()] && !self.log.rematch[seat.other().index()] {
-            // Offered already; the offer stands.
-            self.broadcast();
-            return Step::Done(self.finish_seat_reply(input, Reply::ok(seq), Memo::Refused));
-        }
-        let number = self.log.game_number + 1;
-        let seed = match self.log.limits.deal_seed {
-            Some(base) => deal(base, number),
-            None => Seed(self.rng.random()),
-        };
-        let setup = Setup { seed, rules: self.log.rules };
-        let fugitive_seat = self.log.fugitive_seat.other();
-        let op = WriteOp::Rematch { seat, game: self.log.game_number, setup, fugitive_seat };
-        Step::Write(Box::new(Write {
-            op,
-            then: Then::Rematch { offer, fugitive_seat, next: Game::new(setup) },
-        }))
     }
 
     fn new_game(&mut self, fugitive_seat: Seat, next: Game, notepad: Option<Notepad>) {
@@ -635,12 +305,12 @@ impl Machine {
     }
 }
 
-fn unavailable(seq: u64) -> Reply {
+pub(super) fn unavailable(seq: u64) -> Reply {
     Reply::error(Some(seq), code::UNAVAILABLE, "the server could not store this; try again with the same seq")
 }
 
 /// The commit queue is full: the server is busy. Retries spread over a quarter to half a second.
-fn overloaded(seq: u64, rng: &mut StdRng) -> Reply {
+pub(super) fn overloaded(seq: u64, rng: &mut StdRng) -> Reply {
     let retry_after_ms = 250 + rng.random_range(0..250);
     let message = "the server is busy; nothing changed, try again shortly with the same seq";
     Reply::retry_after(seq, code::UNAVAILABLE, message, retry_after_ms)

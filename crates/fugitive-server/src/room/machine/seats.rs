@@ -3,11 +3,11 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use super::command::{Answer, Effect, Input, JoinIo, Kick, SeatRequest, Step};
+use super::command::{Effect, JoinIo, Kick};
 use super::publish::Member;
 use super::{Machine, Now};
 use crate::model::seat::{Presence, Seat};
-use crate::protocol::{Reply, ServerMessage, code, encode_as};
+use crate::protocol::{Reply, ServerMessage, encode_as};
 
 /// How many replies a seat remembers for retries.
 const REMEMBERED_REPLIES: usize = 64;
@@ -164,63 +164,13 @@ impl Machine {
         }
     }
 
-    /// Refuses a seat's request; with several nodes, only once the room was read back from the
-    /// log: this copy may be behind it (another node's action not heard yet), and the refusal
-    /// is decided on the log's state.
-    pub(super) fn refuse(&mut self, input: Input, make: impl FnOnce(u64) -> (Reply, Memo)) -> Step {
-        match input {
-            Input::Seat { seat, seq, request, bot, checked: false } if self.shared => {
-                self.log.stale = true;
-                Step::Sync(Input::Seat { seat, seq, request, bot, checked: true })
-            }
-            input => self.finish(input, make),
-        }
-    }
-
-    /// Finishes a seat's input with the reply `make(seq)` gives and remembers it.
-    pub(super) fn finish(&mut self, input: Input, make: impl FnOnce(u64) -> (Reply, Memo)) -> Step {
-        match input {
-            Input::Seat { seat, seq, request, bot, .. } => {
-                let (reply, memo) = make(seq);
-                Step::Done(self.finish_seat(seat, seq, bot, Some(request), reply, memo))
-            }
-            _ => Step::Done(Answer::Nothing),
-        }
-    }
-
-    pub(super) fn finish_seat_reply(&mut self, input: Input, reply: Reply, memo: Memo) -> Answer {
-        match input {
-            Input::Seat { seat, seq, request, bot, .. } => {
-                self.finish_seat(seat, seq, bot, Some(request), reply, memo)
-            }
-            _ => Answer::Nothing,
-        }
-    }
-
-    pub(super) fn finish_seat(
-        &mut self,
-        seat: Seat,
-        seq: u64,
-        bot: bool,
-        request: Option<SeatRequest>,
-        reply: Reply,
-        memo: Memo,
-    ) -> Answer {
+    /// Remembers the reply to a seat's `seq` as `memo` says.
+    pub(super) fn remember(&mut self, seat: Seat, seq: u64, reply: &Reply, memo: Memo) {
         match memo {
-            Memo::Accepted => self.seqs[seat.index()].remember(seq, &reply, true),
-            Memo::Refused => self.seqs[seat.index()].remember(seq, &reply, false),
+            Memo::Accepted => self.seqs[seat.index()].remember(seq, reply, true),
+            Memo::Refused => self.seqs[seat.index()].remember(seq, reply, false),
             Memo::Forget => {}
         }
-        if !bot {
-            return Answer::Reply(reply);
-        }
-        if reply.code() == Some(code::UNAVAILABLE) {
-            self.bot_retry(self.log.version, request);
-        } else if !reply.ok && !self.log.game.is_over() {
-            // Refused: the same view would give the same request; wait for news.
-            tracing::warn!(room = %self.log.id, ?request, ?reply, "the computer opponent's move did not go through");
-        }
-        Answer::Nothing
     }
 
     /// Whether both seats are claimed (by players or the computer).

@@ -3,13 +3,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use fugitive_ai::Level;
-use fugitive_core::{Action, Cards, ReplayError, RuleOptions, Seed};
+use fugitive_core::{Action, Cards, Entry, ReplayError, RuleOptions, Seed, Setup};
 use uuid::Uuid;
 
 use super::*;
-use crate::db::{StoredGame, StoredRoom, now_ms};
+use crate::db::{SeatClaim, StoredAction, StoredGame, StoredRoom, now_ms};
 use crate::mailbox::Mailbox;
 use crate::model::options::Computer;
+use crate::model::seat::hash_secret;
 use crate::model::table;
 use crate::protocol::Protocol;
 
@@ -72,9 +73,9 @@ fn io() -> JoinIo {
 fn join_with(room: &mut Machine, token: Option<&str>) -> (u64, Arc<Mailbox>) {
     let queue = Mailbox::new(64);
     let io = JoinIo { queue: queue.clone(), protocol: Protocol::V1 };
-    let input = Input::Join { token: token.map(str::to_string), name: None, io, checked: false };
+    let input = Join { token: token.map(str::to_string), name: None, io, checked: false };
     match room.input(input, now()) {
-        Step::Done(Answer::Join(Ok(id))) => {
+        Step::Done(Ok(id)) => {
             while queue.try_recv().is_some() {}
             (id, queue)
         }
@@ -106,16 +107,16 @@ fn place(room: &Machine) -> Action {
     Action::Place { hideout: legal.placements[0].hideout, sprints: Cards::EMPTY }
 }
 
-fn to_write(step: Step) -> Write {
+fn to_write<I: Input>(step: Step<I>) -> Write<I> {
     match step {
         Step::Write(write) => *write,
         other => panic!("expected a write, got {other:?}"),
     }
 }
 
-fn reply(step: Step) -> Reply {
+fn reply<I: Input<Answer = Reply>>(step: Step<I>) -> Reply {
     match step {
-        Step::Done(Answer::Reply(reply)) => reply,
+        Step::Done(reply) => reply,
         other => panic!("expected a reply, got {other:?}"),
     }
 }
@@ -271,13 +272,13 @@ fn the_clock_rings_only_on_the_owner_and_a_failed_write_tries_again() {
     assert!(room.needs_owner());
     assert_eq!(room.alarm(), None, "not the owner: no alarm");
     let later = Now { at: Instant::now() + Duration::from_secs(2), wall_ms: now_ms() + 2000 };
-    assert!(matches!(room.input(Input::TimeOut, later), Step::Done(Answer::Nothing)));
+    assert!(matches!(room.input(TimeOut, later), Step::Done(())));
     room.set_owner(true, now());
     assert!(room.alarm().is_some());
-    let write = to_write(room.input(Input::TimeOut, later));
+    let write = to_write(room.input(TimeOut, later));
     assert!(matches!(write.op, WriteOp::Append { record: StoredAction { action: Entry::TimeOut, .. }, .. }));
     let failed = DbError::Batch(Arc::new(DbError::Corrupt("injected".into())));
-    assert!(matches!(room.written(write, Err(failed), None, later), Step::Done(Answer::Nothing)));
+    assert!(matches!(room.written(write, Err(failed), None, later), Step::Done(())));
     assert_eq!(room.version(), 0);
     assert_eq!(room.alarm(), Some(later.at + Duration::from_secs(1)), "the clock tries again in a second");
 }
@@ -306,7 +307,7 @@ fn the_computer_thinks_only_on_the_owner() {
     let version = room.version();
     room.set_owner(false, now());
     let request = Some(SeatRequest::Action(Action::Pass));
-    assert!(matches!(room.input(Input::Bot { version, request }, now()), Step::Done(Answer::Nothing)));
+    assert!(matches!(room.input(Bot::Thought { version, request }, now()), Step::Done(())));
 }
 
 #[test]
@@ -316,16 +317,16 @@ fn with_several_nodes_a_token_or_a_refusal_is_checked_against_the_database_first
     let mut room = rebuild(Uuid::new_v4(), log, limits(), now()).unwrap();
     room.set_shared(true);
     // The guest seat was claimed on another node; this copy has not heard of it yet.
-    let input = Input::Join { token: Some(GUEST.into()), name: None, io: io(), checked: false };
+    let input = Join { token: Some(GUEST.into()), name: None, io: io(), checked: false };
     let Step::Sync(input) = room.input(input, now()) else { panic!("read back first") };
     let fresh =
         Logged::rebuild(room.id(), stored(None, Computer::default(), Vec::new()), limits(), now()).unwrap();
     room.reload(fresh, None, now());
-    assert!(matches!(room.input(input, now()), Step::Done(Answer::Join(Ok(_)))));
+    assert!(matches!(room.input(input, now()), Step::Done(Ok(_))));
     // A token the database does not know either is refused, once.
-    let input = Input::Join { token: Some("nobody's".into()), name: None, io: io(), checked: false };
+    let input = Join { token: Some("nobody's".into()), name: None, io: io(), checked: false };
     let Step::Sync(input) = room.input(input, now()) else { panic!("read back first") };
-    assert!(matches!(room.input(input, now()), Step::Done(Answer::Join(Err(JoinError::BadToken)))));
+    assert!(matches!(room.input(input, now()), Step::Done(Err(JoinError::BadToken))));
     // An action this copy refuses is refused only after the log was read.
     room.log.stale = false;
     let fugitive = join(&mut room, Some(HOST));
@@ -342,16 +343,16 @@ fn a_failed_claim_is_unavailable_and_changes_nothing() {
     log.seats[1] = None;
     log.invite_hash = Some(hash_secret("invite"));
     let mut room = rebuild(Uuid::new_v4(), log, limits(), now()).unwrap();
-    let write = to_write(room.input(Input::Claim { invite: "invite".into() }, now()));
+    let write = to_write(room.input(Claim { invite: "invite".into() }, now()));
     let failed = DbError::Batch(Arc::new(DbError::Corrupt("injected".into())));
     let step = room.written(write, Err(failed), None, now());
-    assert!(matches!(step, Step::Done(Answer::Claim(Err(ClaimError::Unavailable)))), "{step:?}");
+    assert!(matches!(step, Step::Done(Err(ClaimError::Unavailable))), "{step:?}");
     assert!(!room.summary().seats.marshal, "the seat is still free");
     // Another node claimed it first: taken, and the room is read back.
     room.log.stale = false;
-    let write = to_write(room.input(Input::Claim { invite: "invite".into() }, now()));
+    let write = to_write(room.input(Claim { invite: "invite".into() }, now()));
     let step = room.written(write, Ok(Stored::Claimed(SeatClaim::Taken)), None, now());
-    assert!(matches!(step, Step::Done(Answer::Claim(Err(ClaimError::Taken)))), "{step:?}");
+    assert!(matches!(step, Step::Done(Err(ClaimError::Taken))), "{step:?}");
     assert!(room.is_stale());
 }
 
@@ -386,9 +387,9 @@ fn the_clock_runs_from_when_the_turn_began_by_the_wall_clock() {
 fn the_clock_rings_at_its_deadline_and_not_before() {
     let start = now();
     let mut room = clocked(2, start.wall_ms, start);
-    assert!(matches!(room.input(Input::TimeOut, at(start, 1_999)), Step::Done(Answer::Nothing)));
+    assert!(matches!(room.input(TimeOut, at(start, 1_999)), Step::Done(())));
     assert_eq!(room.alarm(), Some(start.at + Duration::from_secs(2)), "an early tick changes nothing");
-    let write = to_write(room.input(Input::TimeOut, at(start, 2_000)));
+    let write = to_write(room.input(TimeOut, at(start, 2_000)));
     let WriteOp::Append { record, .. } = &write.op else { panic!("{:?}", write.op) };
     assert_eq!(
         (record.role, record.action, record.at),
@@ -410,13 +411,13 @@ fn r17_no_clock_runs_against_a_seat_nobody_claimed() {
     assert_eq!(room.alarm(), None);
     assert!(!room.needs_owner(), "nothing must happen once");
     // Long after a turn's time, a stray tick loses nobody the game.
-    assert!(matches!(room.input(Input::TimeOut, at(start, 60_000)), Step::Done(Answer::Nothing)));
+    assert!(matches!(room.input(TimeOut, at(start, 60_000)), Step::Done(())));
     assert!(!room.game().is_over());
     // The claim starts the clock, from the claim.
     let claimed = at(start, 61_000);
-    let write = to_write(room.input(Input::Claim { invite: "invite".into() }, claimed));
+    let write = to_write(room.input(Claim { invite: "invite".into() }, claimed));
     let step = room.written(write, Ok(Stored::Claimed(SeatClaim::Claimed)), None, claimed);
-    assert!(matches!(step, Step::Done(Answer::Claim(Ok(_)))), "{step:?}");
+    assert!(matches!(step, Step::Done(Ok(_))), "{step:?}");
     assert_eq!(room.alarm(), Some(claimed.at + Duration::from_secs(1)));
 }
 
@@ -458,10 +459,10 @@ fn a_node_without_the_lease_rings_no_clock_until_it_takes_it() {
     room.set_owner(false, start);
     assert!(room.needs_owner(), "the clock runs: some node must run it");
     assert_eq!(room.alarm(), None);
-    assert!(matches!(room.input(Input::TimeOut, at(start, 5_000)), Step::Done(Answer::Nothing)));
+    assert!(matches!(room.input(TimeOut, at(start, 5_000)), Step::Done(())));
     room.set_owner(true, at(start, 5_000));
     assert_eq!(room.alarm(), Some(start.at + Duration::from_secs(1)), "the deadline was kept");
-    assert!(matches!(room.input(Input::TimeOut, at(start, 5_000)), Step::Write(_)));
+    assert!(matches!(room.input(TimeOut, at(start, 5_000)), Step::Write(_)));
 }
 
 #[test]
