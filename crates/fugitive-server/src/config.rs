@@ -154,6 +154,12 @@ pub struct Config {
     /// seed is public only once the game is over, as always).
     #[arg(long, env = "FUGITIVE_DEAL_SEED")]
     pub deal_seed: Option<u64>,
+
+    /// Test-only, hidden, off by default: a deliberately broken server that acknowledges each
+    /// action before its commit, so a commit that fails loses acknowledged actions. Only the
+    /// fault tests' history checker uses it (`tests/faults.rs`), to prove it catches that.
+    #[arg(long, env = "FUGITIVE_TEST_ACK_BEFORE_COMMIT", hide = true)]
+    pub test_ack_before_commit: bool,
 }
 
 /// How log lines are written.
