@@ -296,9 +296,11 @@ pub fn check(room: &str, log: &Log, records: &[Record], clock: Option<Duration>)
                     seen.version,
                     log.entries.len()
                 ))),
-                Some(views) if views[viewer] != seen.view => violations.push(fail(format!(
-                    "{:?} saw a state at version {} that is not the log's",
-                    record.role, seen.version
+                Some(at) if at[viewer] != seen.view => violations.push(fail(format!(
+                    "{:?} saw a state at version {} that is not the log's (the log's at {:?})",
+                    record.role,
+                    seen.version,
+                    views.iter().position(|v| v[viewer] == seen.view)
                 ))),
                 Some(_) => {}
             }
