@@ -31,6 +31,8 @@ pub struct Player {
     room: String,
     token: Option<String>,
     client: Option<Client>,
+    /// Sockets opened so far.
+    sockets: usize,
     next_seq: u64,
     pub state: Option<Value>,
     pub record: Record,
@@ -53,6 +55,7 @@ impl Player {
             room: room.to_string(),
             token: token.map(str::to_string),
             client: None,
+            sockets: 0,
             next_seq: 1,
             state: None,
             record: Record::new(role),
@@ -79,6 +82,7 @@ impl Player {
                 tokio::time::timeout(REPLY_WAIT, Client::connect_with_origin(addr, &self.room, None)).await
             {
                 self.client = Some(client);
+                self.sockets += 1;
                 let hello = json!({ "v": 1, "type": "hello", "seq": 0, "token": self.token });
                 if let Some(reply) = self.request(&hello.to_string(), 0).await {
                     if reply["ok"] == true {
@@ -114,6 +118,7 @@ impl Player {
         let frame = tokio::time::timeout_at(deadline, client.next_frame()).await.ok()?.ok()?;
         if frame["type"] == "state" {
             self.record.states.push(Seen {
+                socket: self.sockets,
                 version: frame["version"].as_u64().unwrap(),
                 view: frame["view"].clone(),
                 at: Instant::now(),
