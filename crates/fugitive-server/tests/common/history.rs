@@ -89,25 +89,37 @@ pub struct Log {
     pub entries: Vec<Logged>,
 }
 
-/// Reads game 1 of `room` from the database at `url` (SQLite or PostgreSQL).
+/// Reads game 1 of `room` from the database at `url` (SQLite or PostgreSQL), trying again
+/// while the database is away (a fault may be restarting it).
 pub async fn read_log(url: &str, room: &str) -> Log {
+    let started = Instant::now();
+    loop {
+        match try_read_log(url, room).await {
+            Ok(log) => return log,
+            Err(error) => {
+                assert!(started.elapsed() < super::PATIENCE, "cannot read the log of {room}: {error}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+}
+
+async fn try_read_log(url: &str, room: &str) -> Result<Log, sqlx::Error> {
     use sqlx::Connection;
     sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(url).await.expect("the test reads the database");
+    let mut conn = sqlx::AnyConnection::connect(url).await?;
     let (seed, rules): (String, String) =
         sqlx::query_as("SELECT seed, rules FROM games WHERE room_id = $1 AND game = 1")
             .bind(room)
             .fetch_one(&mut conn)
-            .await
-            .expect("game 1 of the room");
+            .await?;
     let rows: Vec<(String, String, Option<i64>)> = sqlx::query_as(
         "SELECT role, action, client_seq FROM actions WHERE room_id = $1 AND game = 1 ORDER BY number",
     )
     .bind(room)
     .fetch_all(&mut conn)
-    .await
-    .unwrap();
-    conn.close().await.unwrap();
+    .await?;
+    let _ = conn.close().await;
     let setup = Setup {
         seed: Seed::try_from(seed).expect("a stored seed"),
         rules: serde_json::from_str::<RuleOptions>(&rules).unwrap(),
@@ -120,7 +132,7 @@ pub async fn read_log(url: &str, room: &str) -> Log {
             client_seq: seq.map(|s| s as u64),
         })
         .collect();
-    Log { setup, entries }
+    Ok(Log { setup, entries })
 }
 
 /// What the checker counted, summed over rooms; `violations` says what went wrong where.

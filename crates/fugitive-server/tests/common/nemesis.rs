@@ -220,48 +220,51 @@ pub struct Lineup {
 }
 
 /// Creates a room with `body` and claims its guest seat, on the first node (from `at`) that
-/// answers: the room and the Fugitive's and the Marshal's tokens.
+/// answers: the room and the Fugitive's and the Marshal's tokens. A claim whose answer was lost
+/// may have been stored (a retry then hears `seat_taken`): that room is left, another made.
 pub async fn open_room(nodes: &[SocketAddr], at: usize, body: &Value) -> (String, String, String) {
     let client = reqwest::Client::new();
     let started = Instant::now();
+    let mut last = String::new();
     for i in 0.. {
-        assert!(started.elapsed() < PATIENCE, "no node created a room");
+        assert!(started.elapsed() < PATIENCE, "no node opened a room; the last answer: {last}");
         let node = nodes[(at + i) % nodes.len()];
         let post = |path: String, body: Value| {
             client.post(format!("http://{node}{path}")).json(&body).timeout(REPLY_WAIT * 2).send()
         };
-        let Ok(created) = post("/api/rooms".into(), body.clone()).await else { continue };
-        if created.status() != 201 {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            continue;
-        }
-        let created: Value = created.json().await.unwrap();
-        let room = created["room"].as_str().unwrap().to_string();
-        let invite =
-            created["links"]["invite"].as_str().unwrap().split("#invite=").nth(1).unwrap().to_string();
-        // The claim, retried on this node and the next ones until it answers.
-        for j in 0.. {
-            assert!(started.elapsed() < PATIENCE, "no node claimed the seat");
-            let node = nodes[(at + i + j) % nodes.len()];
-            let claim = client
-                .post(format!("http://{node}/api/rooms/{room}/claim"))
-                .json(&json!({ "invite": invite }))
-                .timeout(REPLY_WAIT * 2)
-                .send()
-                .await;
-            let Ok(claimed) = claim else { continue };
-            if claimed.status() != 200 {
+        let created = match post("/api/rooms".into(), body.clone()).await {
+            Ok(created) if created.status() == 201 => created.json::<Value>().await.unwrap(),
+            Ok(refused) => {
+                last = format!("create: {}", refused.status());
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
-            let claimed: Value = claimed.json().await.unwrap();
-            let host = created["token"].as_str().unwrap().to_string();
-            let guest = claimed["token"].as_str().unwrap().to_string();
-            return match created["role"].as_str() {
-                Some("fugitive") => (room, host, guest),
-                _ => (room, guest, host),
-            };
-        }
+            Err(error) => {
+                last = format!("create: {error}");
+                continue;
+            }
+        };
+        let room = created["room"].as_str().unwrap().to_string();
+        let invite =
+            created["links"]["invite"].as_str().unwrap().split("#invite=").nth(1).unwrap().to_string();
+        let claim = post(format!("/api/rooms/{room}/claim"), json!({ "invite": invite })).await;
+        let claimed = match claim {
+            Ok(claimed) if claimed.status() == 200 => claimed.json::<Value>().await.unwrap(),
+            Ok(refused) => {
+                last = format!("claim: {}", refused.status());
+                continue;
+            }
+            Err(error) => {
+                last = format!("claim: {error}");
+                continue;
+            }
+        };
+        let host = created["token"].as_str().unwrap().to_string();
+        let guest = claimed["token"].as_str().unwrap().to_string();
+        return match created["role"].as_str() {
+            Some("fugitive") => (room, host, guest),
+            _ => (room, guest, host),
+        };
     }
     unreachable!()
 }
