@@ -136,8 +136,16 @@ async fn run(command: &mut Command) {
     );
 }
 
-/// PostgreSQL 15's programs, as Debian installs them.
-const PG_BIN: &str = "/usr/lib/postgresql/15/bin";
+/// The newest PostgreSQL's programs, where Debian installs them (`/usr/lib/postgresql/15/bin`).
+fn pg_bin() -> PathBuf {
+    let versions =
+        std::fs::read_dir("/usr/lib/postgresql").expect("PostgreSQL's programs in /usr/lib/postgresql");
+    let newest = versions
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .max()
+        .expect("a PostgreSQL version in /usr/lib/postgresql");
+    PathBuf::from(format!("/usr/lib/postgresql/{newest}/bin"))
+}
 
 /// A PostgreSQL cluster of the test's own (`initdb` in a temporary directory, on a free port),
 /// run as the `postgres` user; stopped when dropped.
@@ -170,7 +178,7 @@ impl PrivatePostgres {
 
     fn as_postgres(&self, program: &str) -> Command {
         let mut command = Command::new("runuser");
-        command.args(["-u", "postgres", "--", &format!("{PG_BIN}/{program}")]);
+        command.args(["-u", "postgres", "--"]).arg(pg_bin().join(program));
         command
     }
 
@@ -198,17 +206,9 @@ impl PrivatePostgres {
 impl Drop for PrivatePostgres {
     fn drop(&mut self) {
         let _ = std::process::Command::new("runuser")
-            .args([
-                "-u",
-                "postgres",
-                "--",
-                &format!("{PG_BIN}/pg_ctl"),
-                "-D",
-                &self.data(),
-                "-m",
-                "immediate",
-                "stop",
-            ])
+            .args(["-u", "postgres", "--"])
+            .arg(pg_bin().join("pg_ctl"))
+            .args(["-D", &self.data(), "-m", "immediate", "stop"])
             .output();
     }
 }
