@@ -283,6 +283,13 @@ impl Db {
                 Box::pin(async move {
                     if sqlite {
                         sqlite_pragmas(conn).await?;
+                    } else {
+                        // A node cut off from the database mid-transaction (its sockets up)
+                        // leaves the transaction open, and its row locks (a room's, a lease's)
+                        // stop every other node that touches them, for as long as the kernel
+                        // keeps the dead session: PostgreSQL ends it after this instead
+                        // (issue 27, `tests/faults.rs`).
+                        conn.execute("SET idle_in_transaction_session_timeout = '5s'").await?;
                     }
                     Ok(())
                 })
