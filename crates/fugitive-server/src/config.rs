@@ -170,6 +170,7 @@ pub struct Config {
     /// with a local push service only: a browser's push service is always HTTPS.
     #[arg(long, env = "FUGITIVE_PUSH_ALLOW_HTTP")]
     pub push_allow_http: bool,
+
     /// Puzzles to load at start-up (issue 26): a file `fugitive-sim --puzzles` wrote, one JSON
     /// puzzle a line. Puzzles already stored are kept once; a line that does not parse is
     /// logged and skipped.
@@ -179,6 +180,12 @@ pub struct Config {
     /// How often the puzzle miner looks for finished games no node has mined yet (`0s`: never).
     #[arg(long, env = "FUGITIVE_PUZZLE_MINE_INTERVAL", default_value = "30s", value_parser = humantime::parse_duration)]
     pub puzzle_mine_interval: Duration,
+
+    /// Test-only, hidden, off by default: a deliberately broken server that acknowledges each
+    /// action before its commit, so a commit that fails loses acknowledged actions. Only the
+    /// fault tests' history checker uses it (`tests/faults.rs`), to prove it catches that.
+    #[arg(long, env = "FUGITIVE_TEST_ACK_BEFORE_COMMIT", hide = true)]
+    pub test_ack_before_commit: bool,
 }
 
 /// How log lines are written.

@@ -129,6 +129,7 @@ pub async fn run(
         max_queue: usize::try_from(config.max_commit_queue).unwrap_or(usize::MAX),
         pipeline: usize::try_from(config.commit_pipeline).unwrap_or(1),
         sqlite_writer: config.sqlite_writer,
+        ack_before_commit: config.test_ack_before_commit,
         ..CommitOptions::default()
     };
     let db = Db::connect_with(&config.database_url, commit).await?;

@@ -17,8 +17,8 @@ mod rooms;
 pub mod table;
 mod writer;
 
-use std::sync::Once;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::{Once, OnceLock};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use fugitive_core::Role;
 use fugitive_core::{Entry, RuleOptions, Seed, Setup};
@@ -131,9 +131,18 @@ pub struct Db {
     url: String,
 }
 
-/// Unix time in milliseconds.
+/// Unix time in milliseconds, as the wall clock said at the first call plus the monotonic time
+/// since: a wall clock that jumps (an hour forward or back, as a stepped NTP or an operator
+/// does) moves nothing here. Turn clocks compare this stamp with the ones other nodes stored
+/// (`room/machine/clock.rs`): a node that read its jumped wall clock fired a turn clock an
+/// hour early (issue 27, `tests/faults.rs`).
 pub fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    static START: OnceLock<(i64, Instant)> = OnceLock::new();
+    let (wall, at) = *START.get_or_init(|| {
+        let wall = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+        (wall, Instant::now())
+    });
+    wall + i64::try_from(at.elapsed().as_millis()).unwrap_or(i64::MAX - wall)
 }
 
 /// A room to create, with its first game.
@@ -276,6 +285,13 @@ impl Db {
                 Box::pin(async move {
                     if sqlite {
                         sqlite_pragmas(conn).await?;
+                    } else {
+                        // A node cut off from the database mid-transaction (its sockets up)
+                        // leaves the transaction open, and its row locks (a room's, a lease's)
+                        // stop every other node that touches them, for as long as the kernel
+                        // keeps the dead session: PostgreSQL ends it after this instead
+                        // (issue 27, `tests/faults.rs`).
+                        conn.execute("SET idle_in_transaction_session_timeout = '5s'").await?;
                     }
                     Ok(())
                 })

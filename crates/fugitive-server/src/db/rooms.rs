@@ -165,10 +165,17 @@ impl Db {
         let number = number.ok_or_else(|| corrupt(format!("room {id} has no game")))?;
         let game = self.load_game(room, number as u64).await?.ok_or_else(|| corrupt("game vanished"))?;
         let rematch = offered.map(|offer| offer == Some(number));
-        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM actions WHERE room_id = $1")
-            .bind(&id)
-            .fetch_one(&self.pool)
-            .await?;
+        // The earlier games' actions only, which no node appends to any more: counting the
+        // current game's here too, in a query after the one that read them, counted the actions
+        // another node appended in between, and the room showed a version ahead of its game
+        // (issue 27: a node whose database connection was slow showed its spectators the
+        // state of version n as version n + 1).
+        let earlier: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM actions WHERE room_id = $1 AND game < $2")
+                .bind(&id)
+                .bind(number)
+                .fetch_one(&self.pool)
+                .await?;
         let rows: Vec<(i64, i64)> = sqlx::query_as(
             "SELECT seat, client_seq FROM actions WHERE room_id = $1 AND seat IS NOT NULL AND client_seq IS NOT NULL",
         )
@@ -186,7 +193,7 @@ impl Db {
             seats,
             seated_at,
             rematch: rematch.map(|offered| offered && game.finished_at.is_some()),
-            earlier_actions: (total as u64).saturating_sub(game.actions.len() as u64),
+            earlier_actions: earlier as u64,
             game,
             seqs,
             computer: computer.map_or(Ok(Computer::default()), |c| from_json(&c))?,

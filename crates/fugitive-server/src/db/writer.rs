@@ -57,6 +57,11 @@ pub struct CommitOptions {
     pub pipeline: usize,
     /// SQLite: which connection the writer owns.
     pub sqlite_writer: SqliteWriter,
+    /// Test-only, never for a server anyone plays on: answer every action of a batch as
+    /// stored *before* the batch is written, so a batch that then fails loses actions that were
+    /// acknowledged. A deliberately broken server, for the fault tests' history checker to
+    /// catch (`tests/faults.rs`). Off by default.
+    pub ack_before_commit: bool,
 }
 
 impl Default for CommitOptions {
@@ -67,6 +72,7 @@ impl Default for CommitOptions {
             max_queue: 4096,
             pipeline: 4,
             sqlite_writer: SqliteWriter::default(),
+            ack_before_commit: false,
         }
     }
 }
@@ -355,6 +361,9 @@ impl Run {
             if taken.batch.is_empty() {
                 continue;
             }
+            if self.options.ack_before_commit {
+                acknowledge_early(&mut taken.batch);
+            }
             let fail = self.fail();
             match &mut self.target {
                 Target::Connection(connection) => {
@@ -452,6 +461,15 @@ fn answer(
                 let _ = pending.reply.send(Err(DbError::Batch(error.clone())));
             }
         }
+    }
+}
+
+/// [`CommitOptions::ack_before_commit`]: tells every room of the batch that its action is
+/// stored, before it is; what the batch's commit then says goes nowhere.
+fn acknowledge_early(batch: &mut [Pending]) {
+    for pending in batch {
+        let (nowhere, _) = oneshot::channel();
+        let _ = std::mem::replace(&mut pending.reply, nowhere).send(Ok(()));
     }
 }
 

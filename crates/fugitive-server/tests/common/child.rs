@@ -23,6 +23,11 @@ impl ChildServer {
 
     /// [`ChildServer::spawn`] on a database URL of its own (`db.url` with parameters, say).
     pub async fn spawn_on(database_url: &str, args: &[&str]) -> ChildServer {
+        ChildServer::spawn_with_env(database_url, args, &[]).await
+    }
+
+    /// [`ChildServer::spawn_on`] with extra environment variables (`LD_PRELOAD`…).
+    pub async fn spawn_with_env(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> ChildServer {
         let addr = {
             let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             probe.local_addr().unwrap()
@@ -32,6 +37,7 @@ impl ChildServer {
             .args(["--max-messages-per-sec", "1000", "--max-rooms-per-minute", "100000"])
             .args(args)
             .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .kill_on_drop(true)

@@ -5,7 +5,10 @@
 
 pub mod child;
 pub mod driver;
+pub mod faults;
+pub mod history;
 pub mod leak;
+pub mod nemesis;
 pub mod v2;
 
 use std::net::SocketAddr;

@@ -1,0 +1,433 @@
+//! Players for the fault tests (issue 27): they play whole games of random legal moves while a
+//! fault is injected, record everything for the history checker (`history.rs`), and survive
+//! what a real client survives: an `unavailable` is retried with the same `seq`; a reply that
+//! does not come, or a socket that closes, moves the player to the next node (when it may) and
+//! resends the same `seq`, which the server answers once whatever node stored it.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use fugitive_core::{Action, LegalActions, Role, View};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use serde_json::{Value, json};
+use tokio::time::Instant;
+
+use super::history::{self, Record, Seen, Sent, Verdict};
+use super::{Client, PATIENCE};
+
+/// How long a player waits for a reply or a state before it takes the node for lost.
+pub const REPLY_WAIT: Duration = Duration::from_secs(2);
+
+/// Moves a game gets before its player to move resigns (so that random games end).
+const MOVES: usize = 60;
+
+/// One client of a room, across its reconnects.
+pub struct Player {
+    nodes: Vec<SocketAddr>,
+    at: usize,
+    /// Whether a failure moves it to the next node (else it reconnects to the same).
+    failover: bool,
+    room: String,
+    token: Option<String>,
+    client: Option<Client>,
+    /// Sockets opened so far.
+    sockets: usize,
+    next_seq: u64,
+    pub state: Option<Value>,
+    pub record: Record,
+}
+
+impl Player {
+    /// Joins `room` on `nodes[at]`.
+    pub async fn join(
+        nodes: &[SocketAddr],
+        at: usize,
+        failover: bool,
+        room: &str,
+        token: Option<&str>,
+        role: Option<Role>,
+    ) -> Player {
+        let mut player = Player {
+            nodes: nodes.to_vec(),
+            at: at % nodes.len(),
+            failover,
+            room: room.to_string(),
+            token: token.map(str::to_string),
+            client: None,
+            sockets: 0,
+            next_seq: 1,
+            state: None,
+            record: Record::new(role),
+        };
+        player.connect().await;
+        player
+    }
+
+    pub fn version(&self) -> u64 {
+        self.state.as_ref().and_then(|s| s["version"].as_u64()).unwrap_or(0)
+    }
+
+    pub fn view(&self) -> View {
+        serde_json::from_value(self.state.as_ref().expect("a state")["view"].clone()).expect("a view")
+    }
+
+    /// Opens a socket and says hello, on the next node after each failure, until it works.
+    async fn connect(&mut self) {
+        let started = Instant::now();
+        loop {
+            assert!(started.elapsed() < PATIENCE, "no node let {:?} join {}", self.record.role, self.room);
+            let addr = self.nodes[self.at];
+            if let Ok(Ok(client)) =
+                tokio::time::timeout(REPLY_WAIT, Client::connect_with_origin(addr, &self.room, None)).await
+            {
+                self.client = Some(client);
+                self.sockets += 1;
+                let hello = json!({ "v": 1, "type": "hello", "seq": 0, "token": self.token });
+                if let Some(reply) = self.request(&hello.to_string(), 0).await {
+                    if reply["ok"] == true {
+                        let client = self.client.as_ref().unwrap();
+                        let last = client.welcome.as_ref().and_then(|w| w["last_seq"].as_u64()).unwrap_or(0);
+                        self.next_seq = self.next_seq.max(last + 1);
+                        return;
+                    }
+                }
+            }
+            self.client = None;
+            if self.failover {
+                self.at = (self.at + 1) % self.nodes.len();
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn reconnect(&mut self) {
+        if let Some(client) = self.client.take() {
+            tokio::spawn(client.close());
+        }
+        if self.failover {
+            self.at = (self.at + 1) % self.nodes.len();
+        }
+        self.record.reconnects += 1;
+        self.connect().await;
+    }
+
+    /// The next frame before `deadline`, recording states; `None` on a timeout or a close.
+    async fn read(&mut self, deadline: Instant) -> Option<Value> {
+        let client = self.client.as_mut()?;
+        let frame = tokio::time::timeout_at(deadline, client.next_frame()).await.ok()?.ok()?;
+        if frame["type"] == "state" {
+            self.record.states.push(Seen {
+                socket: self.sockets,
+                version: frame["version"].as_u64().unwrap(),
+                view: frame["view"].clone(),
+                at: Instant::now(),
+            });
+            self.state = Some(frame.clone());
+        }
+        Some(frame)
+    }
+
+    /// Sends `text` and reads until the reply to `seq`; `None` when it does not come in time.
+    async fn request(&mut self, text: &str, seq: u64) -> Option<Value> {
+        self.client.as_mut()?.send_message(text.into()).await.ok()?;
+        let deadline = Instant::now() + REPLY_WAIT;
+        loop {
+            let frame = self.read(deadline).await?;
+            if frame["type"] == "reply" && frame["seq"] == seq {
+                return Some(frame);
+            }
+        }
+    }
+
+    /// Sends `action` once and returns the reply (`None`: none came in time).
+    pub async fn try_act(&mut self, action: Action) -> Option<Value> {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.record.sent.push(Sent { seq, action, at: Instant::now() });
+        let text = json!({ "v": 1, "type": "action", "seq": seq, "action": action }).to_string();
+        let reply = self.request(&text, seq).await;
+        if reply.as_ref().is_some_and(|r| r["ok"] == true) {
+            self.record.acked.push(seq);
+        }
+        reply
+    }
+
+    /// Sends `action` until it is acknowledged (`true`) or refused for a reason other than
+    /// `unavailable` (`false`: the game moved on without it).
+    pub async fn act(&mut self, action: Action) -> bool {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.record.sent.push(Sent { seq, action, at: Instant::now() });
+        let text = json!({ "v": 1, "type": "action", "seq": seq, "action": action }).to_string();
+        let started = Instant::now();
+        loop {
+            assert!(started.elapsed() < PATIENCE, "{action:?} was never acknowledged");
+            match self.request(&text, seq).await {
+                Some(reply) if reply["ok"] == true => {
+                    self.record.acked.push(seq);
+                    return true;
+                }
+                Some(reply) => {
+                    let code = reply["error"]["code"].as_str().unwrap_or("?").to_string();
+                    self.record.errors.push(code.clone());
+                    if code != "unavailable" {
+                        return false;
+                    }
+                    let pause = reply["error"]["retry_after_ms"].as_u64().unwrap_or(100).min(500);
+                    tokio::time::sleep(Duration::from_millis(pause)).await;
+                }
+                None => {
+                    self.record.errors.push("no reply".into());
+                    self.reconnect().await;
+                }
+            }
+        }
+    }
+
+    /// Reads until a state satisfies `f`, reconnecting when nothing comes for a while.
+    pub async fn wait(&mut self, f: impl Fn(&Value) -> bool) {
+        let started = Instant::now();
+        while !self.state.as_ref().is_some_and(&f) {
+            assert!(started.elapsed() < PATIENCE, "{:?} in {} waited in vain", self.record.role, self.room);
+            if self.read(Instant::now() + REPLY_WAIT).await.is_none() {
+                self.reconnect().await;
+            }
+        }
+    }
+
+    pub async fn wait_version(&mut self, version: u64) {
+        self.wait(|s| s["version"].as_u64() >= Some(version)).await;
+    }
+
+    pub fn close(mut self) -> Record {
+        if let Some(client) = self.client.take() {
+            tokio::spawn(client.close());
+        }
+        self.record
+    }
+}
+
+/// Where a table's clients are: indices into the nodes.
+#[derive(Clone, Copy, Debug)]
+pub struct Lineup {
+    pub fugitive: usize,
+    pub marshal: usize,
+    pub spectator: usize,
+    /// Whether the seats move to another node when theirs fails (the spectator never does:
+    /// its node must catch up on its own).
+    pub failover: bool,
+}
+
+/// Creates a room with `body` and claims its guest seat, on the first node (from `at`) that
+/// answers: the room and the Fugitive's and the Marshal's tokens. A claim whose answer was lost
+/// may have been stored (a retry then hears `seat_taken`): that room is left, another made.
+pub async fn open_room(nodes: &[SocketAddr], at: usize, body: &Value) -> (String, String, String) {
+    let client = reqwest::Client::new();
+    let started = Instant::now();
+    let mut last = String::new();
+    for i in 0.. {
+        assert!(started.elapsed() < PATIENCE, "no node opened a room; the last answer: {last}");
+        let node = nodes[(at + i) % nodes.len()];
+        let post = |path: String, body: Value| {
+            client.post(format!("http://{node}{path}")).json(&body).timeout(REPLY_WAIT * 2).send()
+        };
+        let created = match post("/api/rooms".into(), body.clone()).await {
+            Ok(created) if created.status() == 201 => created.json::<Value>().await.unwrap(),
+            Ok(refused) => {
+                last = format!("create: {}", refused.status());
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+            Err(error) => {
+                last = format!("create: {error}");
+                continue;
+            }
+        };
+        let room = created["room"].as_str().unwrap().to_string();
+        let invite =
+            created["links"]["invite"].as_str().unwrap().split("#invite=").nth(1).unwrap().to_string();
+        let claim = post(format!("/api/rooms/{room}/claim"), json!({ "invite": invite })).await;
+        let claimed = match claim {
+            Ok(claimed) if claimed.status() == 200 => claimed.json::<Value>().await.unwrap(),
+            Ok(refused) => {
+                last = format!("claim: {}", refused.status());
+                continue;
+            }
+            Err(error) => {
+                last = format!("claim: {error}");
+                continue;
+            }
+        };
+        let host = created["token"].as_str().unwrap().to_string();
+        let guest = claimed["token"].as_str().unwrap().to_string();
+        return match created["role"].as_str() {
+            Some("fugitive") => (room, host, guest),
+            _ => (room, guest, host),
+        };
+    }
+    unreachable!()
+}
+
+/// A game's clients.
+pub struct Match {
+    pub room: String,
+    rng: StdRng,
+    /// Moves chosen so far.
+    played: usize,
+    pub fugitive: Player,
+    pub marshal: Player,
+    pub spectator: Player,
+}
+
+impl Match {
+    /// Opens a room with `body` on `nodes[create]` and seats its clients as `lineup` says.
+    pub async fn open(nodes: &[SocketAddr], create: usize, lineup: Lineup, body: &Value) -> Match {
+        let (room, fugitive, marshal) = open_room(nodes, create, body).await;
+        let (f, m, s) = (lineup.fugitive, lineup.marshal, lineup.spectator);
+        let fugitive =
+            Player::join(nodes, f, lineup.failover, &room, Some(&fugitive), Some(Role::Fugitive)).await;
+        let marshal =
+            Player::join(nodes, m, lineup.failover, &room, Some(&marshal), Some(Role::Marshal)).await;
+        let spectator = Player::join(nodes, s, false, &room, None, None).await;
+        let rng = StdRng::seed_from_u64(rand::random());
+        Match { room, rng, played: 0, fugitive, marshal, spectator }
+    }
+
+    fn seat(&mut self, role: Role) -> &mut Player {
+        match role {
+            Role::Fugitive => &mut self.fugitive,
+            Role::Marshal => &mut self.marshal,
+        }
+    }
+
+    /// Plays up to `moves` random legal moves (no resignation before [`MOVES`], then one);
+    /// whether the game is over.
+    pub async fn play_moves(&mut self, moves: usize) -> bool {
+        for _ in 0..moves {
+            let version = self.sync().await;
+            let view = self.fugitive.view();
+            if view.outcome.is_some() {
+                return true;
+            }
+            let role = view.phase.to_move().expect("a running game has a player to move");
+            let action = self.next_action(role);
+            let seat = self.seat(role);
+            if seat.act(action).await {
+                seat.wait_version(version + 1).await;
+            }
+        }
+        self.sync().await;
+        self.fugitive.view().outcome.is_some()
+    }
+
+    /// Both seats at the same version, which is returned.
+    async fn sync(&mut self) -> u64 {
+        let version = self.fugitive.version().max(self.marshal.version());
+        self.fugitive.wait_version(version).await;
+        self.marshal.wait_version(version).await;
+        version
+    }
+
+    /// The random move of the player to move, `role`.
+    pub fn next_action(&mut self, role: Role) -> Action {
+        let state = self.seat(role).state.clone().unwrap();
+        let legal: LegalActions = serde_json::from_value(state["legal"].clone()).unwrap();
+        let mut action = legal.sample(&mut self.rng).expect("a legal action");
+        while action == Action::Resign && self.played < MOVES {
+            action = legal.sample(&mut self.rng).unwrap();
+        }
+        if self.played >= MOVES {
+            action = Action::Resign;
+        }
+        self.played += 1;
+        action
+    }
+
+    /// The player to move, as the Fugitive's state says.
+    pub fn to_move(&self) -> Option<Role> {
+        self.fugitive.view().phase.to_move()
+    }
+
+    /// Nobody moves: waits until the turn clock ends the game.
+    pub async fn wait_for_clock(&mut self) {
+        self.fugitive.wait(|s| !s["view"]["outcome"].is_null()).await;
+        self.sync().await;
+    }
+
+    /// The spectator reads to the end; every client's record, checked against the log.
+    pub async fn check(mut self, database_url: &str, clock: Option<Duration>) -> Verdict {
+        let end = self.fugitive.version().max(self.marshal.version());
+        self.spectator.wait_version(end).await;
+        let log = history::read_log(database_url, &self.room).await;
+        // Whatever the nodes still send is read: the spectator's last state is its last.
+        let records = [self.fugitive.close(), self.marshal.close(), self.spectator.close()];
+        history::check(&self.room, &log, &records, clock)
+    }
+}
+
+/// How big a fault test is: the tables played at once and how long the fault goes on.
+/// Small in CI; `scripts/nemesis` sets `FUGITIVE_NEMESIS_GAMES` and `FUGITIVE_NEMESIS_SECS`.
+#[derive(Clone, Copy, Debug)]
+pub struct Size {
+    pub tables: usize,
+    pub during: Duration,
+}
+
+impl Size {
+    pub fn from_env(tables: usize, secs: u64) -> Size {
+        let var = |name: &str, default: u64| {
+            std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+        };
+        Size {
+            tables: var("FUGITIVE_NEMESIS_GAMES", tables as u64) as usize,
+            during: Duration::from_secs(var("FUGITIVE_NEMESIS_SECS", secs)),
+        }
+    }
+}
+
+/// Plays games on `size.tables` tables at once, each opening a new room when its game ends,
+/// until `size.during` has passed; checks each game's history. `lineup(i)`: table `i`'s.
+pub async fn play_tables(
+    nodes: &[SocketAddr],
+    database_url: &str,
+    size: Size,
+    body: &Value,
+    clock: Option<Duration>,
+    lineup: impl Fn(usize) -> Lineup,
+) -> Verdict {
+    let until = Instant::now() + size.during;
+    let tables = (0..size.tables).map(|table| {
+        let lineup = lineup(table);
+        async move {
+            let mut verdict = Verdict::default();
+            loop {
+                let mut played = Match::open(nodes, lineup.fugitive, lineup, body).await;
+                played.play_moves(usize::MAX).await;
+                verdict.add(played.check(database_url, clock).await);
+                if Instant::now() >= until {
+                    break;
+                }
+            }
+            verdict
+        }
+    });
+    let mut verdict = Verdict::default();
+    for one in futures_util::future::join_all(tables).await {
+        verdict.add(one);
+    }
+    verdict
+}
+
+/// Appends a row of the nemesis table to `FUGITIVE_NEMESIS_REPORT`, if set.
+pub fn report(fault: &str, verdict: &Verdict) {
+    let Ok(path) = std::env::var("FUGITIVE_NEMESIS_REPORT") else { return };
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+    writeln!(
+        file,
+        "| {fault} | {} | {} | {} | {} | {} |",
+        verdict.games, verdict.actions, verdict.lost, verdict.twice, verdict.misfires
+    )
+    .unwrap();
+}
