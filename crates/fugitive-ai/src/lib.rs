@@ -12,6 +12,8 @@
 //! - [`MarshalBot`] (`marshal.rs`) and [`FugitiveBot`] (`fugitive.rs`): the computer players,
 //!   at each [`Level`]; [`Level::ratings`] (`ladder.rs`): each level's measured Glicko-2 rating
 //!   per role.
+//! - [`analyse`] (`analysis.rs`): a finished game's moves marked against the notepad, with
+//!   each player's accuracy and a win chance from playouts of the `hard` bots.
 //! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
 //!
 //! The deduction is exact for the base game and with every event variant (but for the oldest
@@ -44,6 +46,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod analysis;
 mod deduction;
 mod facts;
 mod fugitive;
@@ -54,6 +57,7 @@ mod view;
 mod world;
 mod worlds;
 
+pub use analysis::{Analysis, BestGuess, Estimate, Mark, MoveAnalysis, Playouts, analyse};
 pub use deduction::{Candidate, Deduction, PositionCandidates};
 pub use fugitive::{Budget, DEFAULT_ROLLOUTS, FugitiveBot};
 pub use ladder::Ratings;
