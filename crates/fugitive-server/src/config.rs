@@ -154,6 +154,17 @@ pub struct Config {
     /// seed is public only once the game is over, as always).
     #[arg(long, env = "FUGITIVE_DEAL_SEED")]
     pub deal_seed: Option<u64>,
+
+    /// Analyses of finished games (issue 26) this node computes at once, each on its own thread
+    /// at the lowest priority; the others wait.
+    #[arg(long, env = "FUGITIVE_ANALYSIS_WORKERS", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub analysis_workers: u64,
+    /// The CPU time one analysis may use, in ms: past it the moves done are stored, marked
+    /// incomplete.
+    #[arg(long, env = "FUGITIVE_ANALYSIS_CPU_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(100..))]
+    pub analysis_cpu_ms: u64,
 }
 
 /// How log lines are written.

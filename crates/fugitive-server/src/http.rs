@@ -64,6 +64,7 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .route("/readyz", get(readyz))
         .route("/metrics", get(|State(app): State<AppState>| async move { metrics::render(&app.metrics) }))
         .merge(crate::http_profile::routes())
+        .merge(crate::http_analysis::routes())
         .merge(web::routes(web_dir))
         .layer(DefaultBodyLimit::max(4096))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
