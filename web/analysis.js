@@ -154,7 +154,7 @@ export function analysisPanel(room, game, jump) {
               ),
         ),
       ),
-      complete ? null : h('p', { class: 'alert' }, t('analysis.incomplete', { moves: moves.length })),
+      complete ? null : h('p', { class: 'alert' }, t('analysis.incomplete')),
       moves.length ? chart(moves) : null,
       h('p', { class: 'analysis-note' }, t('analysis.playouts', { playouts })),
       h('ol', { class: 'analysis-moves', 'data-testid': 'analysis-moves' }, moves.map(move)),

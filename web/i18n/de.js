@@ -664,7 +664,7 @@ export default {
   'analysis.progress': 'Analysierte Züge: {done} von {total}',
   'analysis.failed': 'Die Analyse konnte nicht geladen werden.',
   'analysis.accuracy': '{who}: Genauigkeit {value} %',
-  'analysis.incomplete': 'Der Analyse ging die Zeit aus: nur die ersten Züge ({moves}) sind analysiert.',
+  'analysis.incomplete': 'Der Analyse ging die Zeit aus: den späteren Zügen fehlt die Gewinnchance.',
   'analysis.chart':
     'Diagramm, Zug für Zug: die Chance der Polizeichefin, mit ihrem nächsten Tipp ein Versteck zu finden, die Deckung des Flüchtenden und seine Gewinnchance. Klicke auf einen Punkt, um zu diesem Zug zu springen.',
   'analysis.legend.next': 'Ihr nächster Tipp findet ein Versteck',

@@ -658,7 +658,7 @@ export default {
   'analysis.progress': 'Moves analysed: {done} of {total}',
   'analysis.failed': 'The analysis could not be loaded.',
   'analysis.accuracy': '{who}: accuracy {value} %',
-  'analysis.incomplete': 'The analysis ran out of time: only the first moves ({moves}) are analysed.',
+  'analysis.incomplete': 'The analysis ran out of time: the later moves have no win chance.',
   'analysis.chart':
     'Chart, move by move: the Marshal’s chance to find a hideout with her next guess, the Fugitive’s cover and his chance to win. Click a point to go to that move.',
   'analysis.legend.next': 'Her next guess finds a hideout',

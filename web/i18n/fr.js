@@ -672,7 +672,7 @@ export default {
   'analysis.progress': 'Coups analysés : {done} sur {total}',
   'analysis.failed': 'L’analyse n’a pas pu être chargée.',
   'analysis.accuracy': '{who} : précision {value} %',
-  'analysis.incomplete': 'L’analyse a manqué de temps : seuls les premiers coups ({moves}) sont analysés.',
+  'analysis.incomplete': 'L’analyse a manqué de temps : les derniers coups n’ont pas de chance de gagner.',
   'analysis.chart':
     'Graphique, coup par coup : la chance de la Marshall de trouver une cachette à sa prochaine proposition, la couverture du Fugitif et sa chance de gagner. Cliquez sur un point pour aller à ce coup.',
   'analysis.legend.next': 'Sa prochaine proposition trouve une cachette',

@@ -70,6 +70,8 @@ test("a finished game's analysis shows the engine's marks, accuracy and a chart 
   const room = new URL(invite).pathname.split('/')[2];
   await ada.goto(`${server.url}/room/${room}/game/1`);
   await ada.getByTestId('analysis').waitFor();
+  // The first request starts the work: a progress bar until it is done.
+  await ada.getByTestId('analysis-progress').waitFor();
   await ada.waitForFunction(() => document.querySelector('[data-testid=analysis]')?.dataset.state === 'done', null, {
     timeout: 60000,
   });

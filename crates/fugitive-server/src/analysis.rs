@@ -3,7 +3,7 @@
 //! The first request for a finished game's analysis claims its row in the database
 //! (`db/analyses.rs`: an owner and an expiry, taken atomically) and starts the work; every
 //! later request, on any node, reads the row: its progress while it runs, its result once
-//! done. Each analysis runs on its own thread at the lowest CPU priority, at most
+//! done. Each analysis runs on its own thread at the lowest CPU priority (nice 19), at most
 //! `--analysis-workers` at once (a semaphore; the others wait their turn), with a budget of
 //! `--analysis-cpu-ms` of that thread's CPU time: past it the analysis stops and stores the
 //! moves it finished, marked incomplete. The claim is renewed with the progress (every
@@ -23,7 +23,7 @@ use crate::db::analyses::{AnalysisRow, Claim};
 use crate::db::{Db, DbError};
 
 /// How often a running analysis stores its progress and renews its claim.
-pub const RENEW: Duration = Duration::from_millis(500);
+pub const RENEW: Duration = Duration::from_secs(2);
 
 /// A claim not renewed for this long may be taken over by another node.
 const LEASE_MS: u64 = 10_000;
@@ -76,8 +76,13 @@ impl Analyses {
     /// # Errors
     /// [`AnalysisError`]: an unknown room, an unknown or unfinished game, the database.
     pub async fn open(&self, room: Uuid, game: u64) -> Result<Answer, AnalysisError> {
-        if let Some(AnalysisRow::Done(json)) = self.db.load_analysis(room, game).await? {
-            return Ok(Answer::Done(json));
+        // One read answers every request but the first (and one after a claim expired).
+        match self.db.load_analysis(room, game).await? {
+            Some(AnalysisRow::Done(json)) => return Ok(Answer::Done(json)),
+            Some(AnalysisRow::Running { done, total, expired: false }) => {
+                return Ok(Answer::Running { done, total });
+            }
+            _ => {}
         }
         let Some(stored) = self.db.load_game(room, game).await? else {
             let exists = self.db.room_exists(room).await?;
@@ -88,7 +93,7 @@ impl Analyses {
         }
         match self.db.claim_analysis(room, game, LEASE_MS).await? {
             Claim::Found(AnalysisRow::Done(json)) => Ok(Answer::Done(json)),
-            Claim::Found(AnalysisRow::Running { done, total }) => Ok(Answer::Running { done, total }),
+            Claim::Found(AnalysisRow::Running { done, total, .. }) => Ok(Answer::Running { done, total }),
             Claim::Mine => {
                 let log = stored.actions.iter().map(|a| (a.role, a.action));
                 let Ok(replayed) = crate::model::replay::replay(stored.setup, log) else {
@@ -167,7 +172,8 @@ fn compute(
     Some((json, [analysis.accuracy.fugitive, analysis.accuracy.marshal]))
 }
 
-/// Lowers this thread's scheduling priority to the least (nice 19), so live games go first.
+/// Lowers this thread's scheduling priority to nice 19, so live games go first. Not Linux's
+/// `SCHED_IDLE`: on a machine never idle it starved the analyses (`BENCHMARKS.md`, issue 26).
 fn lowest_priority() {
     // SAFETY: setpriority only reads its arguments; on Linux `who` 0 with PRIO_PROCESS is the
     // calling thread. A failure leaves the priority as it was, which is harmless.

@@ -16,6 +16,8 @@ pub enum AnalysisRow {
         done: u64,
         /// Moves in all.
         total: u64,
+        /// Whether its claim expired (its node stopped renewing it): the next request takes it.
+        expired: bool,
     },
 }
 
@@ -79,15 +81,18 @@ impl Db {
     /// # Errors
     /// On a database failure.
     pub async fn load_analysis(&self, room: Uuid, game: u64) -> Result<Option<AnalysisRow>, DbError> {
-        let row: Option<(Option<String>, i64, i64)> =
-            sqlx::query_as("SELECT result, done, total FROM analyses WHERE room_id = $1 AND game = $2")
-                .bind(room.to_string())
-                .bind(game as i64)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(row.map(|(result, done, total)| match result {
+        let now = self.claim_now();
+        let row: Option<(Option<String>, i64, i64, i64)> = sqlx::query_as(&format!(
+            "SELECT result, done, total, CASE WHEN expires_at < {now} THEN 1 ELSE 0 END \
+             FROM analyses WHERE room_id = $1 AND game = $2"
+        ))
+        .bind(room.to_string())
+        .bind(game as i64)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|(result, done, total, expired)| match result {
             Some(json) => AnalysisRow::Done(json),
-            None => AnalysisRow::Running { done: done as u64, total: total as u64 },
+            None => AnalysisRow::Running { done: done as u64, total: total as u64, expired: expired != 0 },
         }))
     }
 
