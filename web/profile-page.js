@@ -75,6 +75,14 @@ export function showProfilePage(root, id) {
         { class: 'landing profile-page', 'data-testid': 'profile-page', 'data-profile': profile.id },
         h('h1', { 'data-testid': 'profile-page-name' }, name),
         h('div', { class: 'rating-cards' }, ROLES.map(ratingCard)),
+        // Issue 26: the mean accuracy of the analysed games, as the server sends it.
+        profile.accuracy
+          ? h(
+              'p',
+              { class: 'profile-accuracy', 'data-testid': 'profile-accuracy' },
+              t('profilePage.accuracy', { games: profile.accuracy.games, mean: profile.accuracy.mean }),
+            )
+          : null,
         chart
           ? h(
               'figure',

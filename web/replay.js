@@ -1,7 +1,8 @@
 // The replay page `/room/{room}/game/{n}` (issue 13): a finished game step by step, showing
 // everything (R18: once a game is over nothing about it is secret). Buttons, the arrow keys
 // (Home/End too) and a slider move through it; the page links to the JSON record it reads
-// (`GET /api/rooms/{room}/games/{n}`, schema in docs/replay.schema.json) and can be shared.
+// (`GET /api/rooms/{room}/games/{n}`, schema in docs/replay.schema.json) and can be shared. Below
+// it, the game's analysis (analysis.js, issue 26).
 // The controls stay in one row on a phone: their icons are drawn (art.js), their words hidden
 // there but still read by screen readers.
 
@@ -21,6 +22,8 @@ export async function showReplay(root, room, game) {
   let problem = null;
   let step = 0;
   let copied = false;
+  // The analysis panel (analysis.js), imported once the record is shown.
+  let analysis = null;
   try {
     const response = await fetch(recordPath(room, game));
     const body = await response.json();
@@ -102,6 +105,7 @@ export async function showReplay(root, room, game) {
       h('p', { class: 'last-move', 'data-testid': 'replay-move' }, stepWords()),
       renderTrail(view, { replay: true }),
       renderFinalHands(view, 'replay-hand'),
+      analysis?.show(step),
       h(
         'p',
         { class: 'replay-links' },
@@ -150,4 +154,10 @@ export async function showReplay(root, room, game) {
   });
   onLanguageChange(render);
   render();
+  if (record) {
+    import('./analysis.js').then((module) => {
+      analysis = module.analysisPanel(room, game, go);
+      render();
+    });
+  }
 }

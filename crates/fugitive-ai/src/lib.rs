@@ -13,6 +13,8 @@
 //!   at each [`Level`]; [`Level::ratings`] (`ladder.rs`): each level's measured Glicko-2 rating
 //!   per role.
 //! - [`puzzle`]: positions of a played game where one answer is clearly best (issue 26).
+//! - [`analyse`] (`analysis.rs`): a finished game's moves marked against the notepad, with
+//!   each player's accuracy and a win chance from playouts of the `hard` bots.
 //! - [`play_match`] (`sim.rs`): one bot-vs-bot game, for `fugitive-sim` and the tests.
 //!
 //! The deduction is exact for the base game and with every event variant (but for the oldest
@@ -45,6 +47,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod analysis;
 mod deduction;
 mod facts;
 mod fugitive;
@@ -56,6 +59,7 @@ mod view;
 mod world;
 mod worlds;
 
+pub use analysis::{Analysis, BestGuess, Estimate, Mark, MoveAnalysis, Playouts, analyse};
 pub use deduction::{Candidate, Deduction, PositionCandidates};
 pub use fugitive::{Budget, DEFAULT_ROLLOUTS, FugitiveBot};
 pub use ladder::Ratings;

@@ -26,10 +26,13 @@
 //! CPU per action.
 //! `--mode lobby` measures the lobby under load (`lobby.rs`): memory per lobby page, and a new
 //! seek → every lobby page beside a bare echo.
+//! `--mode analyses` measures live games at human pace with and without five analyses of
+//! finished games running beside them (`analyses.rs`, issue 26).
 //! `--mode nodes --database-url postgres://…` measures several nodes on one PostgreSQL database
 //! (`nodes.rs`): latency with the players on one node or two, and the handover of a killed
 //! node's rooms.
 
+mod analyses;
 mod bare;
 mod ceiling;
 mod client;
@@ -184,6 +187,10 @@ pub struct Args {
     /// `--mode nodes`: how many times a lease holder is killed (and as many baseline runs).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     takeovers: u32,
+    /// `--mode analyses`: games played to their end before the blocks, for the analyses to
+    /// read (each is analysed once; too few and the analyses stop early).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    finished_games: u32,
 }
 
 /// What a run measures.
@@ -209,6 +216,9 @@ enum Mode {
     /// The lobby under load: open seeks and lobby pages on one node; memory per page, a new
     /// seek → every page, beside a bare echo (`lobby.rs`).
     Lobby,
+    /// Games at human pace with and without five analyses of finished games beside them
+    /// (issue 26, `analyses.rs`).
+    Analyses,
 }
 
 /// Rooms set up (and held) before the baseline of the active-room run, so one-time costs such
@@ -232,6 +242,14 @@ async fn main() -> anyhow::Result<()> {
             .await
             .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
         print!("{}", ceiling::section(&figures, &args, &command));
+        return Ok(());
+    }
+    if args.mode == Mode::Analyses {
+        let http = reqwest::Client::new();
+        let figures = tokio::time::timeout(args.timeout, analyses::run(&args, &http))
+            .await
+            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        print!("{}", analyses::section(&figures, &command));
         return Ok(());
     }
     if args.mode == Mode::Writers {

@@ -50,6 +50,8 @@ pub struct AppState {
     pub profile_limiter: Arc<RoomLimiter>,
     /// The lobby: seeks and quick pairing.
     pub lobby: crate::lobby::Lobby,
+    /// The analyses of finished games (issue 26).
+    pub analyses: crate::analysis::Analyses,
 }
 
 /// An HTTP error: a status, a stable code and a message that is safe to show.

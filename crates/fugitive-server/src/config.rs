@@ -186,6 +186,16 @@ pub struct Config {
     /// fault tests' history checker uses it (`tests/faults.rs`), to prove it catches that.
     #[arg(long, env = "FUGITIVE_TEST_ACK_BEFORE_COMMIT", hide = true)]
     pub test_ack_before_commit: bool,
+    /// Analyses of finished games (issue 26) this node computes at once, each on its own thread
+    /// at the lowest priority; the others wait.
+    #[arg(long, env = "FUGITIVE_ANALYSIS_WORKERS", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub analysis_workers: u64,
+    /// The CPU time one analysis may use, in ms: past it the moves done are stored, marked
+    /// incomplete.
+    #[arg(long, env = "FUGITIVE_ANALYSIS_CPU_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(100..))]
+    pub analysis_cpu_ms: u64,
 }
 
 /// How log lines are written.

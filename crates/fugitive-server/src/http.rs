@@ -66,6 +66,7 @@ pub fn router(state: AppState, web_dir: &FsPath) -> Router {
         .merge(crate::http_profile::routes())
         .merge(crate::http_push::routes())
         .merge(crate::http_puzzles::routes())
+        .merge(crate::http_analysis::routes())
         .merge(web::routes(web_dir))
         .layer(DefaultBodyLimit::max(4096))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))

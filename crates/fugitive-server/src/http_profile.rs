@@ -246,6 +246,10 @@ async fn public(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
         ratings.insert(role_key(role).into(), rating_json(&rating));
     }
     let wins = ratings::wins(db, &id).await?;
+    // Issue 26: the mean accuracy of the last analysed games, `null` before any.
+    let accuracy = db.profile_accuracy(&id, ACCURACY_GAMES).await?;
+    let accuracy =
+        accuracy.map(|(mean, games)| json!({ "mean": (mean * 10.0).round() / 10.0, "games": games }));
     let games: Vec<Value> = ratings::games_of(db, &id, MAX_LISTED_GAMES)
         .await?
         .into_iter()
@@ -272,12 +276,16 @@ async fn public(State(app): State<AppState>, Path(id): Path<String>) -> Result<J
         "created_at": profile.created_at,
         "ratings": ratings,
         "wins": { "fugitive": wins[0], "marshal": wins[1] },
+        "accuracy": accuracy,
         "games": games,
     })))
 }
 
 /// The most rated games a profile's page lists, newest first.
 const MAX_LISTED_GAMES: i64 = 100;
+
+/// The profile's accuracy is the mean over this many of its last analysed games (issue 26).
+const ACCURACY_GAMES: u32 = 20;
 
 fn role_key(role: fugitive_core::Role) -> &'static str {
     match role {

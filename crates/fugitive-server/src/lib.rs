@@ -22,6 +22,8 @@
 //! - `room/`: one actor per room: the thin async shell (`mod.rs`, `handle.rs`) around
 //!   `room/machine/`, the room as a pure state machine (the `Game`, the seats, the clock, the
 //!   computer's schedule) that takes the time and its RNG's seed as inputs and hands frames out;
+//! - `analysis.rs`: finished games' analyses off the room actors (the claim, the worker pool),
+//!   served by `http_analysis.rs`;
 //! - `computer.rs` (the `fugitive-ai` adapter: the bot's move, the Marshal's notepad),
 //!   `protocol/` (every message of protocols v1 and v2, the error codes, and `frames.rs`: a
 //!   snapshot, then per change a small delta), `db/` (SQLite or PostgreSQL through sqlx: rooms,
@@ -34,12 +36,14 @@
 //!
 //! The wire contract is `docs/protocol.md`.
 
+pub mod analysis;
 pub mod app;
 pub mod cluster;
 pub mod computer;
 pub mod config;
 pub mod db;
 pub mod http;
+pub mod http_analysis;
 pub mod http_profile;
 pub mod http_push;
 pub mod http_puzzles;
@@ -161,6 +165,11 @@ pub async fn run(
         metrics,
         limiter: Arc::new(RoomLimiter::new(config.max_rooms_per_minute, config.client_ip_header.clone())),
         lobby: lobby.clone(),
+        analyses: analysis::Analyses::new(
+            db.clone(),
+            config.analysis_workers as usize,
+            Duration::from_millis(config.analysis_cpu_ms),
+        ),
         profile_limiter: Arc::new(RoomLimiter::new(
             config.max_rooms_per_minute,
             config.client_ip_header.clone(),

@@ -24,9 +24,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("leases", &["cluster::lease"]),
     ("the machine", &["room::machine"]),
     ("the room's shell", &["room"]),
-    ("rooms, the lobby and the cluster", &["rooms", "lobby", "cluster"]),
+    ("rooms, the lobby and the cluster", &["rooms", "lobby", "cluster", "analysis"]),
     ("app", &["app"]),
-    ("edges", &["http", "http_profile", "http_push", "http_puzzles", "socket", "socket_lobby", "web", "serve"]),
+    (
+        "edges",
+        &["http", "http_profile", "http_push", "http_puzzles", "http_analysis", "socket", "socket_lobby", "web", "serve"],
+    ),
     ("wiring", &["lib", "main"]),
 ];
 

@@ -7,6 +7,7 @@
 //! Accepted actions go through the [`writer`]: one per database, committing the actions of all
 //! rooms that wait in one transaction (group commit).
 
+pub mod analyses;
 mod leases;
 pub mod lobby;
 pub mod profiles;
