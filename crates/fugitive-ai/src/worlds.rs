@@ -22,6 +22,12 @@
 //!   the state keeps `used = a + b` per class and `a` for the current deck, and the
 //!   `C(X − a, b)` is taken when the trail leaves the deck (or at the end).
 //!
+//! A hidden sprint stack of more than two cards is chosen one class at a time ([`SprintClass`]):
+//! eight small steps, each taking some of the stack's cards from one class with that class's
+//! factor, instead of one step over every split of the stack among the eight classes
+//! (`C(k + 7, 7)` of them, 3,432 for 7 cards, which made random play's long stacks outgrow the
+//! budget); the states between the steps keep the cards left to choose and the value so far.
+//!
 //! The state after a position is the hideout there, `used` of the 8 classes, `a` of the
 //! current deck's two classes, and the open-guess bits of the trail count. Forward and backward
 //! passes give each position's numbers. Only the numbers the trail count allows are tried
@@ -37,6 +43,17 @@ use std::hash::BuildHasherDefault;
 use fugitive_core::{Card, Cards, Deck, Evidence, Reach, TrailHasher, can_place};
 
 use crate::facts::{Between, Facts, KnownStack, MAX_SMOKES, deck_number};
+
+/// A hidden sprint stack with more splits among the classes than this is chosen class by
+/// class ([`SprintClass`]); the splits of up to 2 cards (36 at most) are made at once.
+const MOST_SPLITS: usize = 36;
+
+/// How a position's sprint stack is chosen: one of these splits (its classes or its known
+/// cards), or class by class (`k` hidden cards, at most `room[c]` of class `c`).
+enum Stacks {
+    Splits(Vec<Stack>),
+    Classes(u8, [u8; 8]),
+}
 
 /// The most transitions the exact count makes before it gives up (the fast bound is used).
 pub(crate) const BUDGET: usize = 200_000;
@@ -226,7 +243,10 @@ struct Layer {
     index: Map<usize>,
     keys: Vec<Key>,
     forward: Vec<u128>,
-    edges: Vec<(u32, u32, u128)>,
+    /// `(from, to, weight)`: a single transition's weight fits in 64 bits (a few binomials
+    /// and falling factorials of small numbers); 16 bytes an edge instead of 32 saves memory
+    /// traffic, a large share of the programme's time.
+    edges: Vec<(u32, u32, u64)>,
 }
 
 impl Layer {
@@ -255,7 +275,7 @@ impl Layer {
             keys.len() - 1
         });
         self.forward[at] = self.forward[at].checked_add(mul(f, weight)?)?;
-        self.edges.push((from as u32, at as u32, weight));
+        self.edges.push((from as u32, at as u32, u64::try_from(weight).ok()?));
         Some(())
     }
 }
@@ -302,11 +322,13 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
     // Cards of each deck placed in sight: known sprint cards (smoke cards among them too).
     let public_sprints: Vec<[i64; 4]> =
         (0..n).map(|i| count_decks(facts.known[i].as_ref().map_or(Cards::EMPTY, |k| k.cards))).collect();
-    // The sprint stacks each one can be: a known one, with each choice of its smoke cards; a
-    // hidden one from the classes he can have held by then (its smoke cards are steps).
-    let stacks: Vec<Vec<Stack>> = (0..n)
+    // The sprint stacks each known one can be, with each choice of its smoke cards; a hidden
+    // one from the classes he can have held by then (its smoke cards are steps): every split
+    // of its cards among the classes when there are few, else chosen class by class
+    // (`SprintClass`).
+    let stacks: Vec<Stacks> = (0..n)
         .map(|i| match &facts.known[i] {
-            Some(known) => Some(known_stacks(known)),
+            Some(known) => Some(Stacks::Splits(known_stacks(known))),
             None => {
                 let had = facts.had[i];
                 let room: [u8; 8] =
@@ -314,7 +336,12 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                         |c| if c < 2 || had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 },
                     );
                 let k = slots[i].sprint_count.checked_sub(facts.hidden_smokes[i])?;
-                Some(stacks(k, &room))
+                let splits = stacks(k, &room);
+                Some(if splits.len() <= MOST_SPLITS {
+                    Stacks::Splits(splits)
+                } else {
+                    Stacks::Classes(k, room)
+                })
             }
         })
         .collect::<Option<_>>()?;
@@ -350,80 +377,97 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             let (near, far) = (above.trailing_zeros() as u8, 63 - above.leading_zeros() as u8);
             Some((near.saturating_sub(p + slot.reach.free()), far.saturating_sub(p + slot.reach.free())))
         };
-        // How many of this position's stacks (sorted by value, highest first) are worth `need`.
-        let at_least = |need: u8| stacks[i - 1].partition_point(|s| s.value >= need);
-        // The sprint stack.
-        let mut mid = Layer::with_capacity(layers[layers.len() - 1].keys.len());
-        {
-            let prev = &layers[layers.len() - 1];
-            // The layer's transitions, counted before any is made: a state that outgrows the
-            // budget gives up without making them (the same states give up as when they were
-            // counted one by one).
-            work += prev
-                .keys
-                .iter()
-                .zip(&prev.forward)
-                .filter(|&(_, &f)| f != 0)
-                .filter_map(|(key, _)| values(key.h()))
-                .map(|(need, _)| at_least(need))
-                .sum::<usize>();
-            if work > BUDGET {
-                return None;
+        // A hidden stack, class by class: the state keeps the cards left to choose and the
+        // value so far (see [`SprintClass`]).
+        if let Stacks::Classes(k, room) = stacks[i - 1] {
+            let step = SprintClass { k, room: &room, pool: &pool, had: &had, before: &before };
+            // The classes it can take from (the last step checks the stack even when none).
+            let mut classes: Vec<usize> = (0..8).filter(|&c| k > 0 && room[c] > 0).collect();
+            if classes.is_empty() {
+                classes.push(7);
             }
-            for (from, &key) in prev.keys.iter().enumerate() {
-                let f = prev.forward[from];
-                if f == 0 {
-                    continue;
-                }
-                let (p, used, a) = (key.h(), key.used(), key.a());
-                let d0 = deck(p);
-                let Some((need, enough)) = values(p) else { continue };
-                'stack: for stack in &stacks[i - 1][..at_least(need)] {
-                    let mut weight: u128 = 1;
-                    let mut next = used;
-                    for c in 0..8 {
-                        let b = i64::from(stack.counts[c]);
-                        if b == 0 {
-                            continue;
-                        }
-                        let u = i64::from(used[c]);
-                        if u + b > pool[c] {
-                            continue 'stack;
-                        }
-                        let ways = if c / 2 < d0 {
-                            binomial(pool[c] - u, b)
-                        } else {
-                            let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
-                            binomial(u - a_c + b, b)
-                        };
-                        weight = mul(weight, ways)?;
-                        next[c] += stack.counts[c];
-                    }
-                    // Which of his deal and draws these cards were.
-                    for d in 1..=3 {
-                        let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1])
-                            + i64::from(stack.public[d]);
-                        if here > 0 {
-                            let placed =
-                                before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
-                            weight = mul(weight, falling(had[d] - placed, here)?)?;
-                        }
-                    }
-                    if weight == 0 {
-                        continue;
-                    }
-                    let mut to = Key::new(p, &next, a, key.open()).with_extra(key.extra());
-                    for (slot, &d) in stack.pending.iter().enumerate() {
-                        if d != 0 {
-                            to = to.with_pending(slot, d);
-                        }
-                    }
-                    mid.add(from, f, to.with_value(stack.value.min(enough)), weight)?;
-                }
+            for (j, &c) in classes.iter().enumerate() {
+                let (first, last) = (j == 0, j + 1 == classes.len());
+                let layer = step.run(&layers[layers.len() - 1], c, first, last, &values, &mut work)?;
+                layers.push(layer);
+                hideout_of.push(None);
             }
         }
-        layers.push(mid);
-        hideout_of.push(None);
+        // Or the stack's splits, sorted by value, highest first: how many are worth `need`.
+        if let Stacks::Splits(splits) = &stacks[i - 1] {
+            let at_least = |need: u8| splits.partition_point(|s| s.value >= need);
+            let mut mid = Layer::with_capacity(layers[layers.len() - 1].keys.len());
+            {
+                let prev = &layers[layers.len() - 1];
+                // The layer's transitions, counted before any is made: a state that outgrows the
+                // budget gives up without making them (the same states give up as when they were
+                // counted one by one).
+                work += prev
+                    .keys
+                    .iter()
+                    .zip(&prev.forward)
+                    .filter(|&(_, &f)| f != 0)
+                    .filter_map(|(key, _)| values(key.h()))
+                    .map(|(need, _)| at_least(need))
+                    .sum::<usize>();
+                if work > BUDGET {
+                    return None;
+                }
+                for (from, &key) in prev.keys.iter().enumerate() {
+                    let f = prev.forward[from];
+                    if f == 0 {
+                        continue;
+                    }
+                    let (p, used, a) = (key.h(), key.used(), key.a());
+                    let d0 = deck(p);
+                    let Some((need, enough)) = values(p) else { continue };
+                    'stack: for stack in &splits[..at_least(need)] {
+                        let mut weight: u128 = 1;
+                        let mut next = used;
+                        for c in 0..8 {
+                            let b = i64::from(stack.counts[c]);
+                            if b == 0 {
+                                continue;
+                            }
+                            let u = i64::from(used[c]);
+                            if u + b > pool[c] {
+                                continue 'stack;
+                            }
+                            let ways = if c / 2 < d0 {
+                                binomial(pool[c] - u, b)
+                            } else {
+                                let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
+                                binomial(u - a_c + b, b)
+                            };
+                            weight = mul(weight, ways)?;
+                            next[c] += stack.counts[c];
+                        }
+                        // Which of his deal and draws these cards were.
+                        for d in 1..=3 {
+                            let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1])
+                                + i64::from(stack.public[d]);
+                            if here > 0 {
+                                let placed =
+                                    before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
+                                weight = mul(weight, falling(had[d] - placed, here)?)?;
+                            }
+                        }
+                        if weight == 0 {
+                            continue;
+                        }
+                        let mut to = Key::new(p, &next, a, key.open()).with_extra(key.extra());
+                        for (slot, &d) in stack.pending.iter().enumerate() {
+                            if d != 0 {
+                                to = to.with_pending(slot, d);
+                            }
+                        }
+                        mid.add(from, f, to.with_value(stack.value.min(enough)), weight)?;
+                    }
+                }
+            }
+            layers.push(mid);
+            hideout_of.push(None);
+        }
         // The hideout: the numbers a state may go to, as a mask (bit `h` for number `h`).
         let numbers = |key: Key| -> u64 {
             let p = key.h();
@@ -560,7 +604,7 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         let mut back = vec![0u128; layers[step - 1].keys.len()];
         for &(from, to, weight) in &layer.edges {
             let b = &mut back[from as usize];
-            *b = b.checked_add(mul(weight, after[to as usize])?)?;
+            *b = b.checked_add(mul(u128::from(weight), after[to as usize])?)?;
         }
         after = back;
     }
@@ -573,6 +617,92 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         }
     }
     Some(Worlds { total: total / DEAL_ORDERS, positions })
+}
+
+/// A hidden sprint stack of `k` cards, chosen one class at a time (8 steps, one per class):
+/// each step takes `b` of the cards still to choose from class `c`, so a state makes at most
+/// `k + 1` transitions per step instead of one per way to split `k` cards among 8 classes
+/// (`C(k + 7, 7)`, 3,432 for 7 cards: random play's long stacks outgrew the budget there). The
+/// weight of a class is the one a whole stack had for it: `C(X − u, b)` once its deck is left,
+/// `C(u − a + b, b)` before (see the module documentation), and `(N − U)` falling `b` for which
+/// of his draws they were; the classes of a deck follow each other, so the deck's draws are
+/// counted in order. The state keeps the cards left to choose and the value so far (up to what
+/// the farthest number needs); the last step keeps only stacks that reach a number.
+struct SprintClass<'a> {
+    k: u8,
+    room: &'a [u8; 8],
+    pool: &'a [i64; 8],
+    had: &'a [i64; 4],
+    before: &'a [i64; 4],
+}
+
+impl SprintClass<'_> {
+    fn run(
+        &self,
+        prev: &Layer,
+        c: usize,
+        first: bool,
+        last: bool,
+        values: &dyn Fn(u8) -> Option<(u8, u8)>,
+        work: &mut usize,
+    ) -> Option<Layer> {
+        let left_of = |key: Key| if first { self.k } else { key.left() };
+        let live = || prev.keys.iter().zip(&prev.forward).filter(|&(_, &f)| f != 0).map(|(&key, _)| key);
+        // Counted before any is made, as for the other steps.
+        *work += live().map(|key| usize::from(left_of(key).min(self.room[c])) + 1).sum::<usize>();
+        if *work > BUDGET {
+            return None;
+        }
+        let mut layer = Layer::with_capacity(prev.keys.len());
+        for (from, &key) in prev.keys.iter().enumerate() {
+            let f = prev.forward[from];
+            if f == 0 {
+                continue;
+            }
+            let (p, used, a) = (key.h(), key.used(), key.a());
+            let Some((need, enough)) = values(p) else { continue };
+            let d0 = deck(p);
+            let left = left_of(key);
+            let value = if first { 0 } else { key.value() };
+            let u = i64::from(used[c]);
+            // The last step takes every card left.
+            let fewest = if last { left } else { 0 };
+            for b in fewest..=left.min(self.room[c]) {
+                let rest = left - b;
+                let value = value.saturating_add(b * self::value(c)).min(enough);
+                // The value the classes after this one can still add (2 a card at most).
+                if value.saturating_add(2 * rest) < need {
+                    continue;
+                }
+                let bb = i64::from(b);
+                if b > self.room[c] || u + bb > self.pool[c] {
+                    break;
+                }
+                let mut weight = if b == 0 {
+                    1
+                } else if c / 2 < d0 {
+                    binomial(self.pool[c] - u, bb)
+                } else {
+                    let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
+                    binomial(u - a_c + bb, bb)
+                };
+                let d = c / 2;
+                if d >= 1 && b > 0 {
+                    let placed =
+                        self.before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
+                    weight = mul(weight, falling(self.had[d] - placed, bb)?)?;
+                }
+                if weight == 0 {
+                    continue;
+                }
+                let mut next = used;
+                next[c] += b;
+                let to = Key::new(p, &next, a, key.open()).with_extra(key.extra()).with_value(value);
+                layer.add(from, f, if last { to } else { to.with_left(rest) }, weight)?;
+            }
+        }
+        Some(layer)
+    }
 }
 
 /// The stacks a known set of sprint cards can be: each way its smoke cards can be among them
@@ -670,8 +800,9 @@ fn between(
 }
 
 impl Key {
+    /// The open-guess bits (the second word's low 48 bits).
     fn open(self) -> u64 {
-        self.1
+        self.1 & ((1 << 48) - 1)
     }
     /// The same state with a sprint stack of this value waiting for its hideout (bits 48–55).
     fn with_value(self, value: u8) -> Key {
@@ -679,6 +810,14 @@ impl Key {
     }
     fn value(self) -> u8 {
         ((self.0 >> 48) & 0xff) as u8
+    }
+    /// The same state with `left` cards of a hidden sprint stack still to choose (bits 48–55
+    /// of the second word: the open-guess bits are at most 32).
+    fn with_left(self, left: u8) -> Key {
+        Key(self.0, (self.1 & !(0xff << 48)) | u64::from(left) << 48)
+    }
+    fn left(self) -> u8 {
+        ((self.1 >> 48) & 0xff) as u8
     }
     /// The events' bits (56–63): M3 Stakeout's counter (56–59) and each smoke card's pending
     /// deck (60–61, 62–63).
