@@ -42,7 +42,7 @@ use std::hash::BuildHasherDefault;
 
 use fugitive_core::{Card, Cards, Deck, Evidence, Reach, TrailHasher, can_place};
 
-use crate::facts::{Between, Facts, KnownStack, MAX_SMOKES, deck_number};
+use crate::facts::{Between, Facts, KnownDraw, KnownStack, MAX_SMOKES, deck_number};
 
 /// A hidden sprint stack with more splits among the classes than this is chosen class by
 /// class ([`SprintClass`]); the splits of up to 2 cards (36 at most) are made at once.
@@ -297,7 +297,10 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
     let slots = evidence.positions();
     let n = slots.len();
     // X: each class's cards not ruled out; A: each deck's cards not hers (nor known in a deck).
-    let excluded = evidence.excluded().union(facts.in_decks);
+    // His draws of cards she knew are counted on their own (`Known`), not in a class.
+    let known = Known { draws: &facts.known_draws };
+    let known_cards: Cards = facts.known_draws.iter().map(|k| k.card).collect();
+    let excluded = evidence.excluded().union(facts.in_decks).union(known_cards);
     let mut pool = [0i64; 8];
     for number in 1..=41u8 {
         let card = Card::new(number)?;
@@ -305,8 +308,17 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             pool[class(number)] += 1;
         }
     }
-    let free =
-        Deck::ALL.map(|d| d.cards().difference(evidence.hand()).difference(facts.in_decks).len() as i64);
+    let free = Deck::ALL.map(|d| {
+        d.cards().difference(evidence.hand()).difference(facts.in_decks).difference(known_cards).len() as i64
+    });
+    // His draws from each deck taken unseen: all but those of cards she knew.
+    let taken: [i64; 4] = std::array::from_fn(|d| {
+        if d == 0 {
+            return 0;
+        }
+        evidence.taken(of_deck(d))
+            - facts.known_draws.iter().filter(|k| deck_number(k.card) == d).count() as i64
+    });
     let allowed: Vec<Cards> =
         (0..n).map(|i| allowed[i].intersection(facts.groups[i]).difference(facts.in_decks)).collect();
     let count_decks = |cards: Cards| {
@@ -337,7 +349,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                     );
                 let k = slots[i].sprint_count.checked_sub(facts.hidden_smokes[i])?;
                 let splits = stacks(k, &room);
-                Some(if splits.len() <= MOST_SPLITS {
+                let among = k > 0 && known.held(i, usize::MAX) != 0;
+                Some(if splits.len() <= MOST_SPLITS && !among {
                     Stacks::Splits(splits)
                 } else {
                     Stacks::Classes(k, room)
@@ -358,8 +371,15 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
     let mut work = 0usize;
     let mut before = [0i64; 4];
     for i in 1..=n {
-        for &step in &facts.between[i - 1] {
-            let layer = between(&layers[layers.len() - 1], step, &before, &pool, &mut work)?;
+        for (j, &step) in facts.between[i - 1].iter().enumerate() {
+            let layer = between(
+                &layers[layers.len() - 1],
+                step,
+                &before,
+                &pool,
+                known.for_step(step, i - 1, j),
+                &mut work,
+            )?;
             layers.push(layer);
             hideout_of.push(None);
         }
@@ -381,13 +401,23 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         // value so far (see [`SprintClass`]).
         if let Stacks::Classes(k, room) = stacks[i - 1] {
             let step = SprintClass { k, room: &room, pool: &pool, had: &had, before: &before };
+            // First whether each card he drew that she knew is one of its cards.
+            let mut first = true;
+            for (b, draw) in facts.known_draws.iter().enumerate() {
+                if k > 0 && known.held(i - 1, usize::MAX) & (1 << b) != 0 {
+                    let layer = known_sprint(&layers[layers.len() - 1], k, b, draw, first, &mut work)?;
+                    layers.push(layer);
+                    hideout_of.push(None);
+                    first = false;
+                }
+            }
             // The classes it can take from (the last step checks the stack even when none).
             let mut classes: Vec<usize> = (0..8).filter(|&c| k > 0 && room[c] > 0).collect();
             if classes.is_empty() {
                 classes.push(7);
             }
             for (j, &c) in classes.iter().enumerate() {
-                let (first, last) = (j == 0, j + 1 == classes.len());
+                let (first, last) = (first && j == 0, j + 1 == classes.len());
                 let layer = step.run(&layers[layers.len() - 1], c, first, last, &values, &mut work)?;
                 layers.push(layer);
                 hideout_of.push(None);
@@ -455,7 +485,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                         if weight == 0 {
                             continue;
                         }
-                        let mut to = Key::new(p, &next, a, key.open()).with_extra(key.extra());
+                        let mut to =
+                            Key::new(p, &next, a, key.open()).with_extra(key.extra()).with_known(key.known());
                         for (slot, &d) in stack.pending.iter().enumerate() {
                             if d != 0 {
                                 to = to.with_pending(slot, d);
@@ -475,7 +506,7 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             match slot.number.map(Card::number) {
                 Some(h) if h > p && h <= top => 1 << h,
                 Some(_) => 0,
-                None => allowed[i - 1].bits() & between_mask(p, top.min(41)),
+                None => allowed[i - 1].bits() & between_mask(p, top.min(41)) & !known.unavailable(key, i - 1),
             }
         };
         let stakeout = facts.stakeout.as_ref().filter(|s| i <= s.horizon);
@@ -527,7 +558,11 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                         next_a = [0, 0];
                     }
                     let mut next = used;
-                    if slot.number.is_none() {
+                    let mut to_known = key.known();
+                    let drawn_known = known.bit(h);
+                    if let Some(b) = drawn_known.filter(|_| slot.number.is_none()) {
+                        to_known |= 1 << b;
+                    } else if slot.number.is_none() {
                         let c = class(h);
                         if i64::from(next[c]) + 1 > pool[c] {
                             continue;
@@ -535,8 +570,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                         next[c] += 1;
                         next_a[c % 2] += 1;
                     }
-                    // Which of his deal and draws the hideout was.
-                    if (1..=3).contains(&d1) {
+                    // Which of his deal and draws the hideout was (a card she knew: its own).
+                    if (1..=3).contains(&d1) && drawn_known.is_none() {
                         let placed = before[d1]
                             + public_sprints[i - 1][d1]
                             + i64::from(used[2 * d1] + used[2 * d1 + 1])
@@ -546,7 +581,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                     if weight == 0 {
                         continue;
                     }
-                    layer.add(from, f, Key::new(h, &next, next_a, open).with_extra(extra), weight)?;
+                    let to = Key::new(h, &next, next_a, open).with_extra(extra).with_known(to_known);
+                    layer.add(from, f, to, weight)?;
                 }
             }
         }
@@ -555,15 +591,16 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         for d in 1..=3 {
             before[d] += public_sprints[i - 1][d];
         }
-        if let Some(h) = slot.number {
+        if let Some(h) = slot.number.filter(|&h| known.bit(h.number()).is_none()) {
             let d = deck(h.number());
             if (1..=3).contains(&d) {
                 before[d] += 1;
             }
         }
     }
-    for &step in &facts.between[n] {
-        let layer = between(&layers[layers.len() - 1], step, &before, &pool, &mut work)?;
+    for (j, &step) in facts.between[n].iter().enumerate() {
+        let layer =
+            between(&layers[layers.len() - 1], step, &before, &pool, known.for_step(step, n, j), &mut work)?;
         layers.push(layer);
         hideout_of.push(None);
     }
@@ -580,7 +617,7 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         }
         for d in 1..=3 {
             let placed = before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
-            weight = mul(weight, falling(free[d - 1] - placed, evidence.taken(of_deck(d)) - placed)?)?;
+            weight = mul(weight, falling(free[d - 1] - placed, taken[d] - placed)?)?;
         }
         Some(weight)
     };
@@ -697,12 +734,95 @@ impl SprintClass<'_> {
                 }
                 let mut next = used;
                 next[c] += b;
-                let to = Key::new(p, &next, a, key.open()).with_extra(key.extra()).with_value(value);
+                let to = Key::new(p, &next, a, key.open())
+                    .with_extra(key.extra())
+                    .with_value(value)
+                    .with_known(key.known());
                 layer.add(from, f, if last { to } else { to.with_left(rest) }, weight)?;
             }
         }
         Some(layer)
     }
+}
+
+/// His draws of cards she knew (`facts.rs`, [`KnownDraw`]): each is its own slot of his
+/// draws, so which draw such a card was is no choice (weight 1), and a bit of the key says
+/// whether it is placed (or put back) yet; one not placed at the end is in his hand.
+struct Known<'a> {
+    draws: &'a [KnownDraw],
+}
+
+impl Known<'_> {
+    /// The bits of those he held by the step `step` after `placed` placements (`usize::MAX`:
+    /// by the next placement), but those face up as hideouts (placed where she sees).
+    fn held(&self, placed: usize, step: usize) -> u8 {
+        let mut mask = 0;
+        for (b, draw) in self.draws.iter().enumerate() {
+            if draw.held_at(placed, step) && !draw.public {
+                mask |= 1 << b;
+            }
+        }
+        mask
+    }
+
+    /// Those a step between placements can take: any held, for a hidden smoke card (a card
+    /// he put back is never one of them: `facts.rs` gives up on that).
+    fn for_step(&self, step: Between, placed: usize, j: usize) -> u8 {
+        match step {
+            Between::HiddenSmoke { .. } => self.held(placed, j),
+            Between::Return { .. } | Between::KnownSmoke { .. } => 0,
+        }
+    }
+
+    /// The bit of the card numbered `h`, if he drew it while she knew it.
+    fn bit(&self, h: u8) -> Option<usize> {
+        self.draws.iter().position(|d| d.card.number() == h)
+    }
+
+    /// The numbers of those that cannot be the hideout of position `placed + 1` in `key`: not
+    /// drawn by then, or placed or put back already.
+    fn unavailable(&self, key: Key, placed: usize) -> u64 {
+        let held = self.held(placed, usize::MAX) & !key.known();
+        let mut mask = 0;
+        for (b, draw) in self.draws.iter().enumerate() {
+            if held & (1 << b) == 0 {
+                mask |= 1 << draw.card.number();
+            }
+        }
+        mask
+    }
+}
+
+/// Whether the card he drew that she knew (bit `b`) is one of the `k` cards of a hidden sprint
+/// stack (before its classes are chosen, `SprintClass`): the state keeps the cards left and the
+/// value so far, as those steps do.
+fn known_sprint(
+    prev: &Layer,
+    k: u8,
+    b: usize,
+    draw: &KnownDraw,
+    first: bool,
+    work: &mut usize,
+) -> Option<Layer> {
+    *work += 2 * prev.forward.iter().filter(|&&f| f != 0).count();
+    if *work > BUDGET {
+        return None;
+    }
+    let worth = value(class(draw.card.number()));
+    let mut layer = Layer::with_capacity(prev.keys.len());
+    for (from, &key) in prev.keys.iter().enumerate() {
+        let f = prev.forward[from];
+        if f == 0 {
+            continue;
+        }
+        let (left, value) = if first { (k, 0) } else { (key.left(), key.value()) };
+        layer.add(from, f, key.with_left(left).with_value(value), 1)?;
+        if left > 0 && key.known() & (1 << b) == 0 {
+            let to = key.with_known(key.known() | 1 << b).with_left(left - 1).with_value(value + worth);
+            layer.add(from, f, to, 1)?;
+        }
+    }
+    Some(layer)
 }
 
 /// The stacks a known set of sprint cards can be: each way its smoke cards can be among them
@@ -737,6 +857,7 @@ fn between(
     step: Between,
     before: &[i64; 4],
     pool: &[i64; 8],
+    held_known: u8,
     work: &mut usize,
 ) -> Option<Layer> {
     let live = prev.forward.iter().filter(|&&f| f != 0).count();
@@ -778,7 +899,13 @@ fn between(
                     }
                     let mut next = used;
                     next[c] += 1;
-                    layer.add(from, f, Key::new(p, &next, a, key.open()).with_extra(key.extra()), weight)?;
+                    let to =
+                        Key::new(p, &next, a, key.open()).with_extra(key.extra()).with_known(key.known());
+                    layer.add(from, f, to, weight)?;
+                }
+                // Or a card he drew that she knew, held then and not yet placed.
+                for b in bits(u64::from(held_known & !key.known())) {
+                    layer.add(from, f, key.with_known(key.known() | 1 << b), 1)?;
                 }
             }
             Between::KnownSmoke { slot, had } => {
@@ -804,9 +931,17 @@ impl Key {
     fn open(self) -> u64 {
         self.1 & ((1 << 48) - 1)
     }
+    /// Which of his draws of cards she knew are placed or put back (bits 56–59 of the second
+    /// word, one per [`KnownDraw`]).
+    fn known(self) -> u8 {
+        ((self.1 >> 56) & 0xf) as u8
+    }
+    fn with_known(self, known: u8) -> Key {
+        Key(self.0, (self.1 & !(0xf << 56)) | u64::from(known) << 56)
+    }
     /// The same state with a sprint stack of this value waiting for its hideout (bits 48–55).
     fn with_value(self, value: u8) -> Key {
-        Key(self.0 | u64::from(value) << 48, self.1)
+        Key((self.0 & !(0xff << 48)) | u64::from(value) << 48, self.1)
     }
     fn value(self) -> u8 {
         ((self.0 >> 48) & 0xff) as u8
