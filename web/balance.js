@@ -26,6 +26,12 @@ export const BALANCE = {
     marshal: { wins: 553, percent: 92.2, low: 89.7, high: 94.1 },
     fugitive: { wins: 47, percent: 7.8, low: 5.9, high: 10.3 },
   },
+  off: {
+    games: 1300,
+    seeds: [1],
+    marshal: { wins: 973, percent: 74.8, low: 72.4, high: 77.1 },
+    fugitive: { wins: 327, percent: 25.2, low: 22.9, high: 27.6 },
+  },
   random: {
     games: 300,
     seeds: [1],

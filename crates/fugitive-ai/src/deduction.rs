@@ -54,10 +54,12 @@
 //! (`facts.rs`): the trail events' reach (F1, M1), M2 Informant's shown cards, M3 Stakeout's
 //! count, M6 Eyewitness's group, the cards she knows lie in a deck (F4 and N6 put back by her,
 //! N5 looked at by her: not his while there), the card he put back (N6: one he held then), and
-//! each F5 Smoke Screen card (one he held then, under its hideout, adding no reach). Where a
-//! card she knows reached his hand, or she saw the card he put back, the count falls back to the
-//! bound, which leaves out M3, M6, her N5 peek, F4 and N6 ([`Deduction::ignored_events`] names
-//! those drawn so far; empty when the count is exact).
+//! each F5 Smoke Screen card (one he held then, under its hideout, adding no reach), and a card
+//! she knew that he drew (his from that draw on, in its own slot of his draws). In the rare
+//! states `facts.rs` does not follow (a card he put back drawn again or seen by her, a card put
+//! back by him after he drew one she knew of that deck, such a card among sprint cards she has
+//! seen), the count falls back to the bound, which leaves out M3, M6, her N5 peek, F4 and N6
+//! ([`Deduction::ignored_events`] names those drawn so far; empty when the count is exact).
 //!
 //! Everything is read from the [`MarshalView`].
 //!
@@ -154,8 +156,9 @@ impl Deduction {
     }
 
     /// Whether the exact count can read everything the events told her in this view
-    /// (`facts.rs`): `false` only after a card she knows reached his hand or she saw the card he
-    /// put back, where [`Deduction::of`] gives the trail count (as it does past its budget).
+    /// (`facts.rs`): `false` only in the rare states it does not follow (a card he put back drawn
+    /// again or seen by her, see `deduction.rs`), where [`Deduction::of`] gives the trail count
+    /// (as it does past its budget).
     pub fn events_modelled(view: &MarshalView) -> bool {
         Facts::read(view.view()).is_some()
     }

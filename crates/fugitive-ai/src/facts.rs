@@ -14,14 +14,42 @@
 //!   sprint cards are known (revealed, or shown by M2 Informant after it), which of them it was
 //!   is part of the world.
 //!
-//! `None` (the caller gives the trail count) when a card she knows reached his hand or a card
-//! he returned left its deck again (a known draw, which the programme does not model), or for
-//! more smoke cards or stakeouts than a real game can have.
+//! - **His draw of a card she knows** (one she put back or looked at): a draw whose card is
+//!   known. It is his from then on, in its own slot of his draws: a hideout, a sprint or smoke
+//!   card placed after it, or in his hand (`KnownDraw`).
+//!
+//! `None` (the caller gives the trail count) when a card he returned left its deck again or she
+//! saw it, when a card he drew that she knew lies among sprint cards she has seen or he put a
+//! card of its deck back after drawing it, or for more
+//! smoke cards, stakeouts or known draws than a real game can have.
 
 use fugitive_core::{Card, Cards, Deck, DeckCard, Event, Role, View};
 
 /// The most F5 Smoke Screen cards a game has: F5 and N3 drawn by him (each card is dealt once).
 pub(crate) const MAX_SMOKES: usize = 2;
+
+/// The most of his draws whose card she knew that the count follows (one bit each).
+pub(crate) const MAX_KNOWN_DRAWS: usize = 4;
+
+/// A draw of his whose card she knew (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KnownDraw {
+    pub(crate) card: Card,
+    /// The placements made before he drew it: it can be placed at the later ones.
+    pub(crate) after: usize,
+    /// How many steps between placements (`Facts::between[after]`) came before it.
+    pub(crate) step: usize,
+    /// Whether it is face up as a hideout (its place is known: no choice).
+    pub(crate) public: bool,
+}
+
+impl KnownDraw {
+    /// Whether he held it by the step `step` after `placed` placements (or by the placement
+    /// `placed + 1`, with `step` past the last).
+    pub(crate) fn held_at(&self, placed: usize, step: usize) -> bool {
+        self.after < placed || (self.after == placed && self.step <= step)
+    }
+}
 
 /// One step between two placements (or after the last): it takes one of the cards he held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +104,8 @@ pub(crate) struct Facts {
     /// The steps after `L` placements, by `L` (0..=n), in time order.
     pub(crate) between: Vec<Vec<Between>>,
     pub(crate) stakeout: Option<Stakeout>,
+    /// His draws whose card she knew, in time order.
+    pub(crate) known_draws: Vec<KnownDraw>,
 }
 
 /// A card lying in a deck at a known depth (cards above it).
@@ -99,6 +129,7 @@ impl Facts {
             had: vec![[0, i64::MAX, i64::MAX, i64::MAX]; n],
             between: vec![Vec::new(); n + 1],
             stakeout: None,
+            known_draws: Vec::new(),
         };
         let removed = |e: &Event| match *e {
             Event::Drew { deck, .. } | Event::CatchupDrawn { deck, .. } => Some(deck),
@@ -146,10 +177,18 @@ impl Facts {
                 if let Some(j) = taken {
                     // A card she knows or one he returned left the deck: only her own draw of
                     // a card she knows keeps the worlds what the programme counts.
-                    let hers =
-                        matches!(*e, Event::Drew { role: Role::Marshal, .. }) && tracked[j].card.is_some();
-                    if !hers {
-                        return None;
+                    match (*e, tracked[j].card) {
+                        (Event::Drew { role: Role::Marshal, .. }, Some(_)) => {}
+                        (Event::Drew { role: Role::Fugitive, .. }, Some(card)) => {
+                            if facts.known_draws.len() >= MAX_KNOWN_DRAWS {
+                                return None;
+                            }
+                            let step = facts.between[placed].len();
+                            facts.known_draws.push(KnownDraw { card, after: placed, step, public: false });
+                            // Its own slot, not one of the draws of its deck he took unseen.
+                            drawn[d + 1] -= 1;
+                        }
+                        _ => return None,
                     }
                     tracked.remove(j);
                 }
@@ -172,6 +211,13 @@ impl Facts {
                         Role::Marshal => Some(card?),
                         Role::Fugitive => None,
                     };
+                    // A card he put back while he may hold one he drew that she knew, of its
+                    // deck: which it was is not followed.
+                    if role == Role::Fugitive
+                        && facts.known_draws.iter().any(|k| deck_number(k.card) == d + 1)
+                    {
+                        return None;
+                    }
                     if role == Role::Fugitive {
                         let had = std::array::from_fn(|i| drawn[i] - returned[i]);
                         facts.between[placed].push(Between::Return { deck: d + 1, had });
@@ -241,6 +287,13 @@ impl Facts {
             if let Some(cards) = cards {
                 let smokes = smokes.iter().filter(|s| s.0 == p && s.2).map(|s| s.1).collect();
                 facts.known[p - 1] = Some(KnownStack { cards, smokes });
+            }
+        }
+        for k in &mut facts.known_draws {
+            k.public = view.trail.iter().any(|t| t.face_up && t.card == Some(k.card));
+            // Among sprint cards she has seen: which of them were placed when is not followed.
+            if facts.known.iter().flatten().any(|s| s.cards.contains(k.card)) {
+                return None;
             }
         }
         Some(facts)

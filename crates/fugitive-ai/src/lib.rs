@@ -19,8 +19,8 @@
 //!
 //! The deduction is exact for the base game and with every event variant (but for the oldest
 //! of more than 32 open wrong guesses, states past its work budget, and the rare event states
-//! where a card she knows reached his hand, where it gives the trail count, sound: the true
-//! trail is always counted; see `deduction.rs`, `facts.rs`). The
+//! where a card he put back is drawn again or seen, where it gives the trail count, sound: the
+//! true trail is always counted; see `deduction.rs`, `facts.rs`). The
 //! bots answer every event's pending decision, on the server as in `fugitive-sim --events`.
 //!
 //! A bot takes its role's view; the whole game does not fit:

@@ -22,6 +22,12 @@
 //!   the state keeps `used = a + b` per class and `a` for the current deck, and the
 //!   `C(X − a, b)` is taken when the trail leaves the deck (or at the end).
 //!
+//! A hidden sprint stack of more than two cards is chosen one class at a time ([`SprintClass`]):
+//! eight small steps, each taking some of the stack's cards from one class with that class's
+//! factor, instead of one step over every split of the stack among the eight classes
+//! (`C(k + 7, 7)` of them, 3,432 for 7 cards, which made random play's long stacks outgrow the
+//! budget); the states between the steps keep the cards left to choose and the value so far.
+//!
 //! The state after a position is the hideout there, `used` of the 8 classes, `a` of the
 //! current deck's two classes, and the open-guess bits of the trail count. Forward and backward
 //! passes give each position's numbers. Only the numbers the trail count allows are tried
@@ -36,7 +42,18 @@ use std::hash::BuildHasherDefault;
 
 use fugitive_core::{Card, Cards, Deck, Evidence, Reach, TrailHasher, can_place};
 
-use crate::facts::{Between, Facts, KnownStack, MAX_SMOKES, deck_number};
+use crate::facts::{Between, Facts, KnownDraw, KnownStack, MAX_SMOKES, deck_number};
+
+/// A hidden sprint stack with more splits among the classes than this is chosen class by
+/// class ([`SprintClass`]); the splits of up to 2 cards (36 at most) are made at once.
+const MOST_SPLITS: usize = 36;
+
+/// How a position's sprint stack is chosen: one of these splits (its classes or its known
+/// cards), or class by class (`k` hidden cards, at most `room[c]` of class `c`).
+enum Stacks {
+    Splits(Vec<Stack>),
+    Classes(u8, [u8; 8]),
+}
 
 /// The most transitions the exact count makes before it gives up (the fast bound is used).
 pub(crate) const BUDGET: usize = 200_000;
@@ -226,7 +243,10 @@ struct Layer {
     index: Map<usize>,
     keys: Vec<Key>,
     forward: Vec<u128>,
-    edges: Vec<(u32, u32, u128)>,
+    /// `(from, to, weight)`: a single transition's weight fits in 64 bits (a few binomials
+    /// and falling factorials of small numbers); 16 bytes an edge instead of 32 saves memory
+    /// traffic, a large share of the programme's time.
+    edges: Vec<(u32, u32, u64)>,
 }
 
 impl Layer {
@@ -255,7 +275,7 @@ impl Layer {
             keys.len() - 1
         });
         self.forward[at] = self.forward[at].checked_add(mul(f, weight)?)?;
-        self.edges.push((from as u32, at as u32, weight));
+        self.edges.push((from as u32, at as u32, u64::try_from(weight).ok()?));
         Some(())
     }
 }
@@ -277,7 +297,10 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
     let slots = evidence.positions();
     let n = slots.len();
     // X: each class's cards not ruled out; A: each deck's cards not hers (nor known in a deck).
-    let excluded = evidence.excluded().union(facts.in_decks);
+    // His draws of cards she knew are counted on their own (`Known`), not in a class.
+    let known = Known { draws: &facts.known_draws };
+    let known_cards: Cards = facts.known_draws.iter().map(|k| k.card).collect();
+    let excluded = evidence.excluded().union(facts.in_decks).union(known_cards);
     let mut pool = [0i64; 8];
     for number in 1..=41u8 {
         let card = Card::new(number)?;
@@ -285,8 +308,17 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             pool[class(number)] += 1;
         }
     }
-    let free =
-        Deck::ALL.map(|d| d.cards().difference(evidence.hand()).difference(facts.in_decks).len() as i64);
+    let free = Deck::ALL.map(|d| {
+        d.cards().difference(evidence.hand()).difference(facts.in_decks).difference(known_cards).len() as i64
+    });
+    // His draws from each deck taken unseen: all but those of cards she knew.
+    let taken: [i64; 4] = std::array::from_fn(|d| {
+        if d == 0 {
+            return 0;
+        }
+        evidence.taken(of_deck(d))
+            - facts.known_draws.iter().filter(|k| deck_number(k.card) == d).count() as i64
+    });
     let allowed: Vec<Cards> =
         (0..n).map(|i| allowed[i].intersection(facts.groups[i]).difference(facts.in_decks)).collect();
     let count_decks = |cards: Cards| {
@@ -302,11 +334,13 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
     // Cards of each deck placed in sight: known sprint cards (smoke cards among them too).
     let public_sprints: Vec<[i64; 4]> =
         (0..n).map(|i| count_decks(facts.known[i].as_ref().map_or(Cards::EMPTY, |k| k.cards))).collect();
-    // The sprint stacks each one can be: a known one, with each choice of its smoke cards; a
-    // hidden one from the classes he can have held by then (its smoke cards are steps).
-    let stacks: Vec<Vec<Stack>> = (0..n)
+    // The sprint stacks each known one can be, with each choice of its smoke cards; a hidden
+    // one from the classes he can have held by then (its smoke cards are steps): every split
+    // of its cards among the classes when there are few, else chosen class by class
+    // (`SprintClass`).
+    let stacks: Vec<Stacks> = (0..n)
         .map(|i| match &facts.known[i] {
-            Some(known) => Some(known_stacks(known)),
+            Some(known) => Some(Stacks::Splits(known_stacks(known))),
             None => {
                 let had = facts.had[i];
                 let room: [u8; 8] =
@@ -314,7 +348,13 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                         |c| if c < 2 || had[c / 2] > 0 { pool[c].clamp(0, 15) as u8 } else { 0 },
                     );
                 let k = slots[i].sprint_count.checked_sub(facts.hidden_smokes[i])?;
-                Some(stacks(k, &room))
+                let splits = stacks(k, &room);
+                let among = k > 0 && known.held(i, usize::MAX) != 0;
+                Some(if splits.len() <= MOST_SPLITS && !among {
+                    Stacks::Splits(splits)
+                } else {
+                    Stacks::Classes(k, room)
+                })
             }
         })
         .collect::<Option<_>>()?;
@@ -331,8 +371,15 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
     let mut work = 0usize;
     let mut before = [0i64; 4];
     for i in 1..=n {
-        for &step in &facts.between[i - 1] {
-            let layer = between(&layers[layers.len() - 1], step, &before, &pool, &mut work)?;
+        for (j, &step) in facts.between[i - 1].iter().enumerate() {
+            let layer = between(
+                &layers[layers.len() - 1],
+                step,
+                &before,
+                &pool,
+                known.for_step(step, i - 1, j),
+                &mut work,
+            )?;
             layers.push(layer);
             hideout_of.push(None);
         }
@@ -350,80 +397,108 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             let (near, far) = (above.trailing_zeros() as u8, 63 - above.leading_zeros() as u8);
             Some((near.saturating_sub(p + slot.reach.free()), far.saturating_sub(p + slot.reach.free())))
         };
-        // How many of this position's stacks (sorted by value, highest first) are worth `need`.
-        let at_least = |need: u8| stacks[i - 1].partition_point(|s| s.value >= need);
-        // The sprint stack.
-        let mut mid = Layer::with_capacity(layers[layers.len() - 1].keys.len());
-        {
-            let prev = &layers[layers.len() - 1];
-            // The layer's transitions, counted before any is made: a state that outgrows the
-            // budget gives up without making them (the same states give up as when they were
-            // counted one by one).
-            work += prev
-                .keys
-                .iter()
-                .zip(&prev.forward)
-                .filter(|&(_, &f)| f != 0)
-                .filter_map(|(key, _)| values(key.h()))
-                .map(|(need, _)| at_least(need))
-                .sum::<usize>();
-            if work > BUDGET {
-                return None;
+        // A hidden stack, class by class: the state keeps the cards left to choose and the
+        // value so far (see [`SprintClass`]).
+        if let Stacks::Classes(k, room) = stacks[i - 1] {
+            let step = SprintClass { k, room: &room, pool: &pool, had: &had, before: &before };
+            // First whether each card he drew that she knew is one of its cards.
+            let mut first = true;
+            for (b, draw) in facts.known_draws.iter().enumerate() {
+                if k > 0 && known.held(i - 1, usize::MAX) & (1 << b) != 0 {
+                    let layer = known_sprint(&layers[layers.len() - 1], k, b, draw, first, &mut work)?;
+                    layers.push(layer);
+                    hideout_of.push(None);
+                    first = false;
+                }
             }
-            for (from, &key) in prev.keys.iter().enumerate() {
-                let f = prev.forward[from];
-                if f == 0 {
-                    continue;
-                }
-                let (p, used, a) = (key.h(), key.used(), key.a());
-                let d0 = deck(p);
-                let Some((need, enough)) = values(p) else { continue };
-                'stack: for stack in &stacks[i - 1][..at_least(need)] {
-                    let mut weight: u128 = 1;
-                    let mut next = used;
-                    for c in 0..8 {
-                        let b = i64::from(stack.counts[c]);
-                        if b == 0 {
-                            continue;
-                        }
-                        let u = i64::from(used[c]);
-                        if u + b > pool[c] {
-                            continue 'stack;
-                        }
-                        let ways = if c / 2 < d0 {
-                            binomial(pool[c] - u, b)
-                        } else {
-                            let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
-                            binomial(u - a_c + b, b)
-                        };
-                        weight = mul(weight, ways)?;
-                        next[c] += stack.counts[c];
-                    }
-                    // Which of his deal and draws these cards were.
-                    for d in 1..=3 {
-                        let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1])
-                            + i64::from(stack.public[d]);
-                        if here > 0 {
-                            let placed =
-                                before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
-                            weight = mul(weight, falling(had[d] - placed, here)?)?;
-                        }
-                    }
-                    if weight == 0 {
-                        continue;
-                    }
-                    let mut to = Key::new(p, &next, a, key.open()).with_extra(key.extra());
-                    for (slot, &d) in stack.pending.iter().enumerate() {
-                        if d != 0 {
-                            to = to.with_pending(slot, d);
-                        }
-                    }
-                    mid.add(from, f, to.with_value(stack.value.min(enough)), weight)?;
-                }
+            // The classes it can take from (the last step checks the stack even when none).
+            let mut classes: Vec<usize> = (0..8).filter(|&c| k > 0 && room[c] > 0).collect();
+            if classes.is_empty() {
+                classes.push(7);
+            }
+            for (j, &c) in classes.iter().enumerate() {
+                let (first, last) = (first && j == 0, j + 1 == classes.len());
+                let layer = step.run(&layers[layers.len() - 1], c, first, last, &values, &mut work)?;
+                layers.push(layer);
+                hideout_of.push(None);
             }
         }
-        layers.push(mid);
-        hideout_of.push(None);
+        // Or the stack's splits, sorted by value, highest first: how many are worth `need`.
+        if let Stacks::Splits(splits) = &stacks[i - 1] {
+            let at_least = |need: u8| splits.partition_point(|s| s.value >= need);
+            let mut mid = Layer::with_capacity(layers[layers.len() - 1].keys.len());
+            {
+                let prev = &layers[layers.len() - 1];
+                // The layer's transitions, counted before any is made: a state that outgrows the
+                // budget gives up without making them (the same states give up as when they were
+                // counted one by one).
+                work += prev
+                    .keys
+                    .iter()
+                    .zip(&prev.forward)
+                    .filter(|&(_, &f)| f != 0)
+                    .filter_map(|(key, _)| values(key.h()))
+                    .map(|(need, _)| at_least(need))
+                    .sum::<usize>();
+                if work > BUDGET {
+                    return None;
+                }
+                for (from, &key) in prev.keys.iter().enumerate() {
+                    let f = prev.forward[from];
+                    if f == 0 {
+                        continue;
+                    }
+                    let (p, used, a) = (key.h(), key.used(), key.a());
+                    let d0 = deck(p);
+                    let Some((need, enough)) = values(p) else { continue };
+                    'stack: for stack in &splits[..at_least(need)] {
+                        let mut weight: u128 = 1;
+                        let mut next = used;
+                        for c in 0..8 {
+                            let b = i64::from(stack.counts[c]);
+                            if b == 0 {
+                                continue;
+                            }
+                            let u = i64::from(used[c]);
+                            if u + b > pool[c] {
+                                continue 'stack;
+                            }
+                            let ways = if c / 2 < d0 {
+                                binomial(pool[c] - u, b)
+                            } else {
+                                let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
+                                binomial(u - a_c + b, b)
+                            };
+                            weight = mul(weight, ways)?;
+                            next[c] += stack.counts[c];
+                        }
+                        // Which of his deal and draws these cards were.
+                        for d in 1..=3 {
+                            let here = i64::from(stack.counts[2 * d] + stack.counts[2 * d + 1])
+                                + i64::from(stack.public[d]);
+                            if here > 0 {
+                                let placed =
+                                    before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
+                                weight = mul(weight, falling(had[d] - placed, here)?)?;
+                            }
+                        }
+                        if weight == 0 {
+                            continue;
+                        }
+                        let mut to =
+                            Key::new(p, &next, a, key.open()).with_extra(key.extra()).with_known(key.known());
+                        for (slot, &d) in stack.pending.iter().enumerate() {
+                            if d != 0 {
+                                to = to.with_pending(slot, d);
+                            }
+                        }
+                        mid.add(from, f, to.with_value(stack.value.min(enough)), weight)?;
+                    }
+                }
+            }
+            layers.push(mid);
+            hideout_of.push(None);
+        }
         // The hideout: the numbers a state may go to, as a mask (bit `h` for number `h`).
         let numbers = |key: Key| -> u64 {
             let p = key.h();
@@ -431,7 +506,7 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             match slot.number.map(Card::number) {
                 Some(h) if h > p && h <= top => 1 << h,
                 Some(_) => 0,
-                None => allowed[i - 1].bits() & between_mask(p, top.min(41)),
+                None => allowed[i - 1].bits() & between_mask(p, top.min(41)) & !known.unavailable(key, i - 1),
             }
         };
         let stakeout = facts.stakeout.as_ref().filter(|s| i <= s.horizon);
@@ -483,7 +558,11 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                         next_a = [0, 0];
                     }
                     let mut next = used;
-                    if slot.number.is_none() {
+                    let mut to_known = key.known();
+                    let drawn_known = known.bit(h);
+                    if let Some(b) = drawn_known.filter(|_| slot.number.is_none()) {
+                        to_known |= 1 << b;
+                    } else if slot.number.is_none() {
                         let c = class(h);
                         if i64::from(next[c]) + 1 > pool[c] {
                             continue;
@@ -491,8 +570,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                         next[c] += 1;
                         next_a[c % 2] += 1;
                     }
-                    // Which of his deal and draws the hideout was.
-                    if (1..=3).contains(&d1) {
+                    // Which of his deal and draws the hideout was (a card she knew: its own).
+                    if (1..=3).contains(&d1) && drawn_known.is_none() {
                         let placed = before[d1]
                             + public_sprints[i - 1][d1]
                             + i64::from(used[2 * d1] + used[2 * d1 + 1])
@@ -502,7 +581,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                     if weight == 0 {
                         continue;
                     }
-                    layer.add(from, f, Key::new(h, &next, next_a, open).with_extra(extra), weight)?;
+                    let to = Key::new(h, &next, next_a, open).with_extra(extra).with_known(to_known);
+                    layer.add(from, f, to, weight)?;
                 }
             }
         }
@@ -511,15 +591,16 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         for d in 1..=3 {
             before[d] += public_sprints[i - 1][d];
         }
-        if let Some(h) = slot.number {
+        if let Some(h) = slot.number.filter(|&h| known.bit(h.number()).is_none()) {
             let d = deck(h.number());
             if (1..=3).contains(&d) {
                 before[d] += 1;
             }
         }
     }
-    for &step in &facts.between[n] {
-        let layer = between(&layers[layers.len() - 1], step, &before, &pool, &mut work)?;
+    for (j, &step) in facts.between[n].iter().enumerate() {
+        let layer =
+            between(&layers[layers.len() - 1], step, &before, &pool, known.for_step(step, n, j), &mut work)?;
         layers.push(layer);
         hideout_of.push(None);
     }
@@ -536,7 +617,7 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         }
         for d in 1..=3 {
             let placed = before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
-            weight = mul(weight, falling(free[d - 1] - placed, evidence.taken(of_deck(d)) - placed)?)?;
+            weight = mul(weight, falling(free[d - 1] - placed, taken[d] - placed)?)?;
         }
         Some(weight)
     };
@@ -560,7 +641,7 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         let mut back = vec![0u128; layers[step - 1].keys.len()];
         for &(from, to, weight) in &layer.edges {
             let b = &mut back[from as usize];
-            *b = b.checked_add(mul(weight, after[to as usize])?)?;
+            *b = b.checked_add(mul(u128::from(weight), after[to as usize])?)?;
         }
         after = back;
     }
@@ -573,6 +654,175 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
         }
     }
     Some(Worlds { total: total / DEAL_ORDERS, positions })
+}
+
+/// A hidden sprint stack of `k` cards, chosen one class at a time (8 steps, one per class):
+/// each step takes `b` of the cards still to choose from class `c`, so a state makes at most
+/// `k + 1` transitions per step instead of one per way to split `k` cards among 8 classes
+/// (`C(k + 7, 7)`, 3,432 for 7 cards: random play's long stacks outgrew the budget there). The
+/// weight of a class is the one a whole stack had for it: `C(X − u, b)` once its deck is left,
+/// `C(u − a + b, b)` before (see the module documentation), and `(N − U)` falling `b` for which
+/// of his draws they were; the classes of a deck follow each other, so the deck's draws are
+/// counted in order. The state keeps the cards left to choose and the value so far (up to what
+/// the farthest number needs); the last step keeps only stacks that reach a number.
+struct SprintClass<'a> {
+    k: u8,
+    room: &'a [u8; 8],
+    pool: &'a [i64; 8],
+    had: &'a [i64; 4],
+    before: &'a [i64; 4],
+}
+
+impl SprintClass<'_> {
+    fn run(
+        &self,
+        prev: &Layer,
+        c: usize,
+        first: bool,
+        last: bool,
+        values: &dyn Fn(u8) -> Option<(u8, u8)>,
+        work: &mut usize,
+    ) -> Option<Layer> {
+        let left_of = |key: Key| if first { self.k } else { key.left() };
+        let live = || prev.keys.iter().zip(&prev.forward).filter(|&(_, &f)| f != 0).map(|(&key, _)| key);
+        // Counted before any is made, as for the other steps.
+        *work += live().map(|key| usize::from(left_of(key).min(self.room[c])) + 1).sum::<usize>();
+        if *work > BUDGET {
+            return None;
+        }
+        let mut layer = Layer::with_capacity(prev.keys.len());
+        for (from, &key) in prev.keys.iter().enumerate() {
+            let f = prev.forward[from];
+            if f == 0 {
+                continue;
+            }
+            let (p, used, a) = (key.h(), key.used(), key.a());
+            let Some((need, enough)) = values(p) else { continue };
+            let d0 = deck(p);
+            let left = left_of(key);
+            let value = if first { 0 } else { key.value() };
+            let u = i64::from(used[c]);
+            // The last step takes every card left.
+            let fewest = if last { left } else { 0 };
+            for b in fewest..=left.min(self.room[c]) {
+                let rest = left - b;
+                let value = value.saturating_add(b * self::value(c)).min(enough);
+                // The value the classes after this one can still add (2 a card at most).
+                if value.saturating_add(2 * rest) < need {
+                    continue;
+                }
+                let bb = i64::from(b);
+                if b > self.room[c] || u + bb > self.pool[c] {
+                    break;
+                }
+                let mut weight = if b == 0 {
+                    1
+                } else if c / 2 < d0 {
+                    binomial(self.pool[c] - u, bb)
+                } else {
+                    let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
+                    binomial(u - a_c + bb, bb)
+                };
+                let d = c / 2;
+                if d >= 1 && b > 0 {
+                    let placed =
+                        self.before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
+                    weight = mul(weight, falling(self.had[d] - placed, bb)?)?;
+                }
+                if weight == 0 {
+                    continue;
+                }
+                let mut next = used;
+                next[c] += b;
+                let to = Key::new(p, &next, a, key.open())
+                    .with_extra(key.extra())
+                    .with_value(value)
+                    .with_known(key.known());
+                layer.add(from, f, if last { to } else { to.with_left(rest) }, weight)?;
+            }
+        }
+        Some(layer)
+    }
+}
+
+/// His draws of cards she knew (`facts.rs`, [`KnownDraw`]): each is its own slot of his
+/// draws, so which draw such a card was is no choice (weight 1), and a bit of the key says
+/// whether it is placed (or put back) yet; one not placed at the end is in his hand.
+struct Known<'a> {
+    draws: &'a [KnownDraw],
+}
+
+impl Known<'_> {
+    /// The bits of those he held by the step `step` after `placed` placements (`usize::MAX`:
+    /// by the next placement), but those face up as hideouts (placed where she sees).
+    fn held(&self, placed: usize, step: usize) -> u8 {
+        let mut mask = 0;
+        for (b, draw) in self.draws.iter().enumerate() {
+            if draw.held_at(placed, step) && !draw.public {
+                mask |= 1 << b;
+            }
+        }
+        mask
+    }
+
+    /// Those a step between placements can take: any held, for a hidden smoke card (a card
+    /// he put back is never one of them: `facts.rs` gives up on that).
+    fn for_step(&self, step: Between, placed: usize, j: usize) -> u8 {
+        match step {
+            Between::HiddenSmoke { .. } => self.held(placed, j),
+            Between::Return { .. } | Between::KnownSmoke { .. } => 0,
+        }
+    }
+
+    /// The bit of the card numbered `h`, if he drew it while she knew it.
+    fn bit(&self, h: u8) -> Option<usize> {
+        self.draws.iter().position(|d| d.card.number() == h)
+    }
+
+    /// The numbers of those that cannot be the hideout of position `placed + 1` in `key`: not
+    /// drawn by then, or placed or put back already.
+    fn unavailable(&self, key: Key, placed: usize) -> u64 {
+        let held = self.held(placed, usize::MAX) & !key.known();
+        let mut mask = 0;
+        for (b, draw) in self.draws.iter().enumerate() {
+            if held & (1 << b) == 0 {
+                mask |= 1 << draw.card.number();
+            }
+        }
+        mask
+    }
+}
+
+/// Whether the card he drew that she knew (bit `b`) is one of the `k` cards of a hidden sprint
+/// stack (before its classes are chosen, `SprintClass`): the state keeps the cards left and the
+/// value so far, as those steps do.
+fn known_sprint(
+    prev: &Layer,
+    k: u8,
+    b: usize,
+    draw: &KnownDraw,
+    first: bool,
+    work: &mut usize,
+) -> Option<Layer> {
+    *work += 2 * prev.forward.iter().filter(|&&f| f != 0).count();
+    if *work > BUDGET {
+        return None;
+    }
+    let worth = value(class(draw.card.number()));
+    let mut layer = Layer::with_capacity(prev.keys.len());
+    for (from, &key) in prev.keys.iter().enumerate() {
+        let f = prev.forward[from];
+        if f == 0 {
+            continue;
+        }
+        let (left, value) = if first { (k, 0) } else { (key.left(), key.value()) };
+        layer.add(from, f, key.with_left(left).with_value(value), 1)?;
+        if left > 0 && key.known() & (1 << b) == 0 {
+            let to = key.with_known(key.known() | 1 << b).with_left(left - 1).with_value(value + worth);
+            layer.add(from, f, to, 1)?;
+        }
+    }
+    Some(layer)
 }
 
 /// The stacks a known set of sprint cards can be: each way its smoke cards can be among them
@@ -607,6 +857,7 @@ fn between(
     step: Between,
     before: &[i64; 4],
     pool: &[i64; 8],
+    held_known: u8,
     work: &mut usize,
 ) -> Option<Layer> {
     let live = prev.forward.iter().filter(|&&f| f != 0).count();
@@ -648,7 +899,13 @@ fn between(
                     }
                     let mut next = used;
                     next[c] += 1;
-                    layer.add(from, f, Key::new(p, &next, a, key.open()).with_extra(key.extra()), weight)?;
+                    let to =
+                        Key::new(p, &next, a, key.open()).with_extra(key.extra()).with_known(key.known());
+                    layer.add(from, f, to, weight)?;
+                }
+                // Or a card he drew that she knew, held then and not yet placed.
+                for b in bits(u64::from(held_known & !key.known())) {
+                    layer.add(from, f, key.with_known(key.known() | 1 << b), 1)?;
                 }
             }
             Between::KnownSmoke { slot, had } => {
@@ -670,15 +927,32 @@ fn between(
 }
 
 impl Key {
+    /// The open-guess bits (the second word's low 48 bits).
     fn open(self) -> u64 {
-        self.1
+        self.1 & ((1 << 48) - 1)
+    }
+    /// Which of his draws of cards she knew are placed or put back (bits 56–59 of the second
+    /// word, one per [`KnownDraw`]).
+    fn known(self) -> u8 {
+        ((self.1 >> 56) & 0xf) as u8
+    }
+    fn with_known(self, known: u8) -> Key {
+        Key(self.0, (self.1 & !(0xf << 56)) | u64::from(known) << 56)
     }
     /// The same state with a sprint stack of this value waiting for its hideout (bits 48–55).
     fn with_value(self, value: u8) -> Key {
-        Key(self.0 | u64::from(value) << 48, self.1)
+        Key((self.0 & !(0xff << 48)) | u64::from(value) << 48, self.1)
     }
     fn value(self) -> u8 {
         ((self.0 >> 48) & 0xff) as u8
+    }
+    /// The same state with `left` cards of a hidden sprint stack still to choose (bits 48–55
+    /// of the second word: the open-guess bits are at most 32).
+    fn with_left(self, left: u8) -> Key {
+        Key(self.0, (self.1 & !(0xff << 48)) | u64::from(left) << 48)
+    }
+    fn left(self) -> u8 {
+        ((self.1 >> 48) & 0xff) as u8
     }
     /// The events' bits (56–63): M3 Stakeout's counter (56–59) and each smoke card's pending
     /// deck (60–61, 62–63).
