@@ -12,10 +12,10 @@ use axum::routing::get;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::{AppError, AppState, body_bytes, json_object};
+use crate::app::{AppError, AppState, bearer, body_bytes, json_object};
 use crate::db::push as db_push;
 use crate::db::{DbError, now_ms};
-use crate::app::bearer;
+
 use crate::metrics;
 use crate::push::{self, BadSubscription};
 

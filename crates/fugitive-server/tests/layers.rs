@@ -28,7 +28,17 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("app", &["app"]),
     (
         "edges",
-        &["http", "http_profile", "http_push", "http_puzzles", "http_analysis", "socket", "socket_lobby", "web", "serve"],
+        &[
+            "http",
+            "http_profile",
+            "http_push",
+            "http_puzzles",
+            "http_analysis",
+            "socket",
+            "socket_lobby",
+            "web",
+            "serve",
+        ],
     ),
     ("wiring", &["lib", "main"]),
 ];
