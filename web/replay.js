@@ -11,10 +11,9 @@ import { icon } from './art.js';
 import { t, onLanguageChange } from './i18n.js';
 import { renderTrail } from './trail.js';
 import { describe, outcomeText } from './history.js';
-import { copyText } from './share.js';
+import { copyText, replayPath } from './share.js';
 import { renderFinalHands } from './final-hands.js';
 
-export const replayPath = (room, game) => `/room/${room}/game/${game}`;
 export const recordPath = (room, game) => `/api/rooms/${room}/games/${game}`;
 
 export async function showReplay(root, room, game) {

@@ -1,6 +1,7 @@
 // The links that bring people to a room: the invitation for the opponent and the spectator
 // link, labelled and styled apart, each with a copy button and the system share sheet where the
-// browser has one; and the clipboard, which the room and replay pages use too.
+// browser has one; the clipboard, which the room and replay pages use too; and a game's replay
+// address, which the game-over panel links to without loading the replay page.
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
@@ -68,6 +69,9 @@ export function renderShare(links, role) {
 }
 
 /// Puts `text` on the clipboard (the older `execCommand` way where the Clipboard API is refused).
+/// A finished game's replay page.
+export const replayPath = (room, game) => `/room/${room}/game/${game}`;
+
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);

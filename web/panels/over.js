@@ -5,7 +5,7 @@ import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { outcomeText } from '../history.js';
 import { renderFinalHands } from '../final-hands.js';
-import { replayPath } from '../replay.js';
+import { replayPath } from '../share.js';
 import { renderSeriesWinner } from './series.js';
 import { renderRatingChange } from '../rating-change.js';
 
