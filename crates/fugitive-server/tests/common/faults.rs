@@ -197,8 +197,13 @@ impl PrivatePostgres {
 
     /// `pg_ctl restart` with shutdown `mode` (`fast`: sessions ended, a clean checkpoint;
     /// `immediate`: killed, crash recovery at start-up).
-    pub async fn restart(&self, mode: &str) {
+    /// Shuts the cluster down (`fast` or `immediate`).
+    pub async fn stop(&self, mode: &str) {
         self.pg_ctl(&["-m", mode, "stop"]).await;
+    }
+
+    /// Starts it again after [`PrivatePostgres::stop`].
+    pub async fn start_again(&self) {
         self.pg_ctl(&["start"]).await;
     }
 }
