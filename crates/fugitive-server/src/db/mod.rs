@@ -41,9 +41,11 @@ pub use writer::{CommitOptions, CommitStats, SqliteWriter};
 /// A database failure.
 #[derive(Debug, Error)]
 pub enum DbError {
-    /// The driver's error.
-    #[error(transparent)]
-    Sqlx(#[from] sqlx::Error),
+    /// The driver's error. Its text is sqlx's, which already ends with its cause's (an I/O
+    /// error's, the database's): no cause of its own, or a log's chain of causes would say the
+    /// same thing twice (issue 23; `tests/startup.rs`, a database that closes each connection).
+    #[error("{0}")]
+    Sqlx(sqlx::Error),
     /// The SQLite writer's error.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
@@ -68,6 +70,12 @@ pub enum DbError {
     /// game, the same chat number): nothing of this was written; read the room back.
     #[error("another node wrote first")]
     Conflict,
+}
+
+impl From<sqlx::Error> for DbError {
+    fn from(error: sqlx::Error) -> DbError {
+        DbError::Sqlx(error)
+    }
 }
 
 impl DbError {
