@@ -113,8 +113,15 @@ export async function closeTable({ server, browser }) {
   await server?.stop();
 }
 
-export function launchBrowser() {
-  return chromium.launch({
+/// How long any wait of a browser test may take: every wait is for an event (a state shown, an
+/// element drawn, an answer), never a fixed pause, so this bound only decides how soon a test
+/// that can no longer pass gives up. It is long because the same waits take many times longer
+/// on a loaded machine (CI runs two test files at once, `package.json`) than on a quiet one.
+/// Playwright's own default is 30 s; every page of every context here has this one instead.
+export const PATIENCE = 120_000;
+
+export async function launchBrowser() {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -125,6 +132,13 @@ export function launchBrowser() {
       '--no-first-run',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(PATIENCE);
+    return context;
+  };
+  return browser;
 }
 
 /// A player (or spectator) in their own browser context, like a separate person.
@@ -228,7 +242,7 @@ export async function waitForTurn(page, phases) {
       return room.classList.contains('my-turn') && wanted.includes(room.dataset.phase);
     },
     wanted,
-    { timeout: 15000 },
+    { timeout: PATIENCE },
   );
 }
 
@@ -241,7 +255,7 @@ export async function nextMove(page) {
       return room.dataset.phase === 'over' || room.classList.contains('my-turn');
     },
     null,
-    { timeout: 30000 },
+    { timeout: PATIENCE },
   );
   return readTable(page);
 }
@@ -256,7 +270,7 @@ export async function acting(page, act) {
       return room && Number(room.dataset.version) > before && room.dataset.busy !== 'true';
     },
     before,
-    { timeout: 15000 },
+    { timeout: PATIENCE },
   );
 }
 
