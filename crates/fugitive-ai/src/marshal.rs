@@ -277,7 +277,7 @@ fn opens_the_escape(view: &MarshalView, deduction: &Deduction, numbers: Cards) -
         Some(card) => reaches(card.number()),
         None => {
             let Some(p) = deduction.positions().iter().find(|p| p.position == next - 1) else { return true };
-            p.candidates.iter().any(|c| reaches(c.number.number()))
+            p.candidates.iter().any(|c| c.worlds > 0 && reaches(c.number.number()))
         }
     }
 }
