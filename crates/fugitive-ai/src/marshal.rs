@@ -1,6 +1,6 @@
 //! The computer Marshal: it reads only a [`MarshalView`].
 
-use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Icon};
+use fugitive_core::{Action, Card, Cards, Choice, Deck, DeckCard, Event, Icon, Reach};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -32,7 +32,12 @@ const MEDIUM_HUNCH: f64 = 0.7;
 ///   leaves, with the trail count's odds); draws from the deck holding most of the
 ///   deduction's candidates; guesses the most
 ///   likely number, adding every number it is certain of (a multi-number guess only when it is
-///   certain of all but one); in the Manhunt, the most likely number each time (greedy).
+///   certain of all but one); in the Manhunt, the most likely number each time (greedy) by
+///   the worlds' own odds ([`Deduction::of`]). A guess that would find a hideout of 30 or more
+///   without finding them all, while his 42 could reach past the trail's end on his next move
+///   (the escape, R15), is replaced: by the same guess among the numbers below 30 if one can be
+///   right, else by every face-down hideout at once, each its likeliest number (not a guess
+///   she already made).
 /// - Events (`easy` and `medium`; `hard` reads her notepad for each, `choose_hard`): M4 Dragnet names the most likely
 ///   number; M2 Informant picks the face-down hideout with most sprint cards; M3 Stakeout the
 ///   range holding most of the candidates; F4 Bad Intel returns her lowest card; N5 Town Gossip
@@ -101,13 +106,40 @@ impl MarshalBot {
         let likely = |n: Card| deduction.hideout_share(n);
         let numbers = match self.level {
             Level::Hard => {
+                // (Not in the hard Fugitive's rollouts: the exact count is a hundred times dearer.)
+                let manhunt = !self.fast && view.view().trail.iter().any(|t| t.card == Some(Card::ESCAPE));
                 let certain = deduction.certain().intersection(open);
                 let best = open.difference(certain).iter().max_by(|a, b| likely(*a).total_cmp(&likely(*b)));
-                match best {
+                let numbers = match best {
                     // One number only: in the Manhunt (R16) and after F3 Lie Low.
+                    // In the Manhunt, by the worlds' own odds: every hideout is placed, so
+                    // how likely he was to hold each card is what tells them apart.
+                    _ if guess.single && manhunt => Cards::from(most_likely(&Deduction::of(view), open)?),
                     _ if guess.single => Cards::from(most_likely(&deduction, open)?),
                     Some(best) if likely(best) > 0.0 || certain.is_empty() => certain.with(best),
                     _ => certain,
+                };
+                if guess.single || !opens_the_escape(view, &deduction, numbers) {
+                    numbers
+                } else {
+                    // Finding a hideout of 30 or more alone would let him escape: the same
+                    // guess among the numbers below 30 if one can be right, else every
+                    // face-down hideout at once, each its likeliest number (right, she wins).
+                    let low = open.intersection(Cards::from_iter((1..30).filter_map(Card::new)));
+                    let certain_low = certain.intersection(low);
+                    let best =
+                        low.difference(certain).iter().max_by(|a, b| likely(*a).total_cmp(&likely(*b)));
+                    let tried = |numbers: Cards| {
+                        view.view()
+                            .history
+                            .iter()
+                            .any(|e| matches!(*e, Event::Guessed { numbers: n, .. } if n == numbers))
+                    };
+                    match best {
+                        Some(best) if likely(best) > 0.0 => certain_low.with(best),
+                        // Not a guess she made already (it was wrong, and would be again).
+                        _ => everywhere(&deduction, open).filter(|&all| !tried(all)).unwrap_or(numbers),
+                    }
                 }
             }
             // Her hunch: `most_likely` takes the last of equally likely numbers, the highest.
@@ -218,6 +250,51 @@ fn choose_hard(view: &MarshalView, deduction: &Deduction, choices: &[Choice], dr
         }
     };
     best_choice(choices, score)
+}
+
+/// Whether finding `numbers` could let him escape on his very next move (R15): it would turn a
+/// hideout of 30 or more face up while the door is still shut, leave some face down (finding
+/// them all wins at once, R14), and his 42 could reach past the trail's last card with what he
+/// may then hold: every other card of his hand and the one he draws first (R7), each worth 2 at
+/// most, from the next space's reach (E4: 5 on a safe house, no sprint cards on a roadblock); a
+/// face-down last card, if any of its candidates is that near. (Counting it near only when more
+/// than 1 in 4 of her notepad's weight is, the `easy` Fugitive won more with helpful:fugitive:
+/// 7.0 % against 6.4 % of 2,000 games, `BENCHMARKS.md`.)
+fn opens_the_escape(view: &MarshalView, deduction: &Deduction, numbers: Cards) -> bool {
+    let v = view.view();
+    let placed_42 = v.trail.iter().any(|t| t.card == Some(Card::ESCAPE));
+    let high = numbers.iter().any(|n| n.number() >= 30);
+    if placed_42 || !high || v.highest_revealed() >= 30 || numbers.len() >= deduction.positions().len() {
+        return false;
+    }
+    let Some(last) = v.trail.last() else { return false };
+    let next = v.trail.len();
+    let effect =
+        v.events.as_ref().and_then(|e| e.trail.iter().find(|t| t.position == next)).map(|t| t.effect);
+    let sprint = u8::try_from(2 * v.hands.fugitive.size).unwrap_or(u8::MAX);
+    let reaches = |p: u8| 42 <= Reach::on(effect).with(sprint).saturating_add(p);
+    match last.card.filter(|_| last.face_up) {
+        Some(card) => reaches(card.number()),
+        None => {
+            let Some(p) = deduction.positions().iter().find(|p| p.position == next - 1) else { return true };
+            p.candidates.iter().any(|c| c.worlds > 0 && reaches(c.number.number()))
+        }
+    }
+}
+
+/// A guess of every face-down hideout at once: each position's likeliest number among `open`
+/// not named for an earlier one; `None` if a position has none.
+fn everywhere(deduction: &Deduction, open: Cards) -> Option<Cards> {
+    let mut numbers = Cards::EMPTY;
+    for p in deduction.positions() {
+        let best = p
+            .candidates
+            .iter()
+            .filter(|c| open.contains(c.number) && !numbers.contains(c.number))
+            .max_by_key(|c| c.worlds)?;
+        numbers.insert(best.number);
+    }
+    Some(numbers)
 }
 
 fn most_likely(deduction: &Deduction, open: Cards) -> Option<Card> {

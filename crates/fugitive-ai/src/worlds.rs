@@ -28,6 +28,13 @@
 //! (`C(k + 7, 7)` of them, 3,432 for 7 cards, which made random play's long stacks outgrow the
 //! budget); the states between the steps keep the cards left to choose and the value so far.
 //!
+//! Two shortcuts leave out states that change no count ([`Shortcuts`], checked against the
+//! count without them): a state of a stack chosen class by class is dropped as soon as the
+//! classes after it cannot take its cards left or add the value it needs (each deck at most the
+//! cards of it he still held); and the last position's hidden stack is chosen after its
+//! hideout, each deck's end factors taken as soon as its two classes are chosen, so its counts
+//! leave the state ([`Fold`]). In random play the last stack was where the states multiplied.
+//!
 //! The state after a position is the hideout there, `used` of the 8 classes, `a` of the
 //! current deck's two classes, and the open-guess bits of the trail count. Forward and backward
 //! passes give each position's numbers. Only the numbers the trail count allows are tried
@@ -40,7 +47,7 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use fugitive_core::{Card, Cards, Deck, Evidence, Reach, TrailHasher, can_place};
+use fugitive_core::{Card, Cards, Deck, Evidence, Reach, can_place};
 
 use crate::facts::{Between, Facts, KnownDraw, KnownStack, MAX_SMOKES, deck_number};
 
@@ -178,8 +185,39 @@ fn bits(mut mask: u64) -> impl Iterator<Item = u8> {
 /// The programme's state (see the module documentation), packed: the hideout in bits 0–5,
 /// `used` of class `c` in bits `8 + 4c`, `a` of the current deck's even and odd class in bits
 /// 40 and 44; and the open-guess bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key(u64, u64);
+
+/// Both words mixed into one hash whose every bit depends on every field. The table indexes by
+/// the hash's low bits: a multiplicative hash of the words as they are (the core's
+/// `TrailHasher`) left those depending on the low fields only (the hideout, the fixed cards'
+/// classes, the open-guess bits), so the states that differ in the other classes' counts
+/// crowded a few slots, and probing them was most of the programme's time (perf).
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut x = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.1;
+        x = (x ^ (x >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        state.write_u64(x ^ (x >> 32));
+    }
+}
+
+/// The hasher of [`Key`]: its hash is already mixed, so it is passed on as it is.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
 
 impl Key {
     fn new(h: u8, used: &[u8; 8], a: [u8; 2], open: u64) -> Key {
@@ -200,9 +238,8 @@ impl Key {
     }
 }
 
-/// The core's hasher for the programmes over the trail: the keys are already well mixed bit
-/// fields.
-type Map<V> = HashMap<Key, V, BuildHasherDefault<TrailHasher>>;
+/// The map of a layer's states, with [`Key`]'s own mixed hash.
+type Map<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 
 /// One class vector of a hidden sprint stack: how many cards of each class, and their value.
 #[derive(Clone, Copy, Debug)]
@@ -294,6 +331,26 @@ impl Layer {
 /// put back takes one of the cards he held then, and is counted with those never placed at the
 /// end. M3 Stakeout keeps a counter in the key, checked at the position it was asked after.
 pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Option<Worlds> {
+    count_with(evidence, facts, allowed, Shortcuts::ALL)
+}
+
+/// The shortcuts the count takes; each changes no count (`the_shortcuts_change_no_count`), only
+/// how many states it makes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shortcuts {
+    /// The last position's hidden stack after its hideout, each deck folded in ([`Fold`]).
+    fold_last_stack: bool,
+    /// A state of a stack chosen class by class is kept only if the classes after it can
+    /// still take its cards left and the value it needs ([`SprintClass::run`]).
+    prune_stacks: bool,
+}
+
+impl Shortcuts {
+    const ALL: Shortcuts = Shortcuts { fold_last_stack: true, prune_stacks: true };
+}
+
+/// [`count`] with only the given shortcuts.
+fn count_with(evidence: &Evidence, facts: &Facts, allowed: &[Cards], shortcuts: Shortcuts) -> Option<Worlds> {
     let slots = evidence.positions();
     let n = slots.len();
     // X: each class's cards not ruled out; A: each deck's cards not hers (nor known in a deck).
@@ -370,6 +427,8 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
     layers.push(start);
     let mut work = 0usize;
     let mut before = [0i64; 4];
+    // Whether every deck's count is folded in already (the last stack's `Fold`).
+    let mut folded = false;
     for i in 1..=n {
         for (j, &step) in facts.between[i - 1].iter().enumerate() {
             let layer = between(
@@ -397,10 +456,29 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             let (near, far) = (above.trailing_zeros() as u8, 63 - above.leading_zeros() as u8);
             Some((near.saturating_sub(p + slot.reach.free()), far.saturating_sub(p + slot.reach.free())))
         };
+        // The last position's hidden stack is chosen after its hideout, and each deck's count
+        // folded in as soon as its classes are chosen (see [`Fold`]); when nothing follows it.
+        let hideout_first = match stacks[i - 1] {
+            Stacks::Classes(..) => {
+                shortcuts.fold_last_stack
+                    && i == n
+                    && facts.between[n].is_empty()
+                    && known.held(i - 1, usize::MAX) == 0
+            }
+            Stacks::Splits(_) => false,
+        };
         // A hidden stack, class by class: the state keeps the cards left to choose and the
         // value so far (see [`SprintClass`]).
-        if let Stacks::Classes(k, room) = stacks[i - 1] {
-            let step = SprintClass { k, room: &room, pool: &pool, had: &had, before: &before };
+        if let (false, &Stacks::Classes(k, room)) = (hideout_first, &stacks[i - 1]) {
+            let step = SprintClass {
+                k,
+                room: &room,
+                pool: &pool,
+                had: &had,
+                before: &before,
+                fold: None,
+                prune: shortcuts.prune_stacks,
+            };
             // First whether each card he drew that she knew is one of its cards.
             let mut first = true;
             for (b, draw) in facts.known_draws.iter().enumerate() {
@@ -417,8 +495,9 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                 classes.push(7);
             }
             for (j, &c) in classes.iter().enumerate() {
-                let (first, last) = (first && j == 0, j + 1 == classes.len());
-                let layer = step.run(&layers[layers.len() - 1], c, first, last, &values, &mut work)?;
+                let first = first && j == 0;
+                let layer =
+                    step.run(&layers[layers.len() - 1], c, first, &classes[j + 1..], &values, &mut work)?;
                 layers.push(layer);
                 hideout_of.push(None);
             }
@@ -500,9 +579,14 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
             hideout_of.push(None);
         }
         // The hideout: the numbers a state may go to, as a mask (bit `h` for number `h`).
+        // (Before its stack, its value is at most 2 a card.)
+        let bonus = |key: Key| match stacks[i - 1] {
+            Stacks::Classes(k, _) if hideout_first => 2 * k,
+            _ => key.value(),
+        };
         let numbers = |key: Key| -> u64 {
             let p = key.h();
-            let top = p.saturating_add(slot.reach.free() + key.value());
+            let top = p.saturating_add(slot.reach.free() + bonus(key));
             match slot.number.map(Card::number) {
                 Some(h) if h > p && h <= top => 1 << h,
                 Some(_) => 0,
@@ -581,7 +665,11 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                     if weight == 0 {
                         continue;
                     }
-                    let to = Key::new(h, &next, next_a, open).with_extra(extra).with_known(to_known);
+                    let mut to = Key::new(h, &next, next_a, open).with_extra(extra).with_known(to_known);
+                    if let (true, &Stacks::Classes(k, _)) = (hideout_first, &stacks[i - 1]) {
+                        // The value its stack must have, and its cards, still to choose.
+                        to = to.with_value(h.saturating_sub(p + slot.reach.free())).with_left(k);
+                    }
                     layer.add(from, f, to, weight)?;
                 }
             }
@@ -597,6 +685,26 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
                 before[d] += 1;
             }
         }
+        if let (true, &Stacks::Classes(k, room)) = (hideout_first, &stacks[i - 1]) {
+            let fold = Fold { free: &free, taken: &taken };
+            let step = SprintClass {
+                k,
+                room: &room,
+                pool: &pool,
+                had: &had,
+                before: &before,
+                fold: Some(fold),
+                prune: shortcuts.prune_stacks,
+            };
+            let classes: Vec<usize> = (0..8).collect();
+            for c in 0..8 {
+                let layer =
+                    step.run(&layers[layers.len() - 1], c, false, &classes[c + 1..], &values, &mut work)?;
+                layers.push(layer);
+                hideout_of.push(None);
+            }
+            folded = true;
+        }
     }
     for (j, &step) in facts.between[n].iter().enumerate() {
         let layer =
@@ -606,6 +714,9 @@ pub(crate) fn count(evidence: &Evidence, facts: &Facts, allowed: &[Cards]) -> Op
     }
     // The end: the classes of the decks not yet left, and his cards never placed.
     let finish = |key: Key| -> Option<u128> {
+        if folded {
+            return Some(1);
+        }
         let (h, used, a) = (key.h(), key.used(), key.a());
         let mut weight: u128 = 1;
         for d in deck(h)..4 {
@@ -671,6 +782,27 @@ struct SprintClass<'a> {
     pool: &'a [i64; 8],
     had: &'a [i64; 4],
     before: &'a [i64; 4],
+    /// The last position's stack, chosen after its hideout: the state keeps the value still
+    /// needed instead of the value so far, and each deck is folded once its classes are chosen.
+    fold: Option<Fold<'a>>,
+    /// Whether a state that the classes after this one cannot finish is left out at once.
+    prune: bool,
+}
+
+/// The last position's stack, chosen after its hideout (when no step follows it): once both
+/// classes of a deck are chosen, nothing later reads that deck's counts but the end, so the
+/// end's factors for it are taken at once — its classes' `C(X − a, u − a)` (when the trail is
+/// still in it or below it) and his draws of it never placed — and its counts leave the state.
+/// States that differ only in those counts merge: the last stack was where random play's
+/// states multiplied (each split of the stack among the classes a state of its own, though
+/// nothing after it could tell them apart). The order of a position's hideout and stack does
+/// not change a world's weight: their draws' falling factors multiply to the same product, and
+/// a deck's `C(X − a, u − a)` taken before its last stack cards equals it taken after.
+struct Fold<'a> {
+    /// Per deck (1–3 at index 0–2), its cards not hers nor known elsewhere.
+    free: &'a [i64; 3],
+    /// Per deck (1–3 at index 1–3), his draws of it taken unseen.
+    taken: &'a [i64; 4],
 }
 
 impl SprintClass<'_> {
@@ -679,11 +811,11 @@ impl SprintClass<'_> {
         prev: &Layer,
         c: usize,
         first: bool,
-        last: bool,
+        later: &[usize],
         values: &dyn Fn(u8) -> Option<(u8, u8)>,
         work: &mut usize,
     ) -> Option<Layer> {
-        let left_of = |key: Key| if first { self.k } else { key.left() };
+        let left_of = |key: Key| if first && self.fold.is_none() { self.k } else { key.left() };
         let live = || prev.keys.iter().zip(&prev.forward).filter(|&(_, &f)| f != 0).map(|(&key, _)| key);
         // Counted before any is made, as for the other steps.
         *work += live().map(|key| usize::from(left_of(key).min(self.room[c])) + 1).sum::<usize>();
@@ -697,18 +829,62 @@ impl SprintClass<'_> {
                 continue;
             }
             let (p, used, a) = (key.h(), key.used(), key.a());
-            let Some((need, enough)) = values(p) else { continue };
+            // Before its hideout: the value so far against what the numbers need; after it
+            // (`fold`): the value still needed.
+            let (need, enough) = match self.fold {
+                Some(_) => (key.value(), u8::MAX),
+                None => match values(p) {
+                    Some(values) => values,
+                    None => continue,
+                },
+            };
             let d0 = deck(p);
             let left = left_of(key);
-            let value = if first { 0 } else { key.value() };
+            let value = if first || self.fold.is_some() { 0 } else { key.value() };
             let u = i64::from(used[c]);
             // The last step takes every card left.
+            let last = later.is_empty();
             let fewest = if last { left } else { 0 };
+            // What the classes after this one can still take, per deck: their cards left in
+            // the pool, at most their room, even and odd apart.
+            let mut spare = [[0i64; 2]; 4];
+            for &l in later {
+                spare[l / 2][l % 2] += i64::from(self.room[l]).min(self.pool[l] - i64::from(used[l])).max(0);
+            }
+            let d = c / 2;
+            let held = |e: usize, taken: i64| {
+                if e == 0 {
+                    i64::MAX
+                } else {
+                    self.had[e] - self.before[e] - i64::from(used[2 * e] + used[2 * e + 1])
+                        + key.pending_in(e)
+                        - taken
+                }
+            };
+            let held_other: [i64; 4] = std::array::from_fn(|e| held(e, 0));
             for b in fewest..=left.min(self.room[c]) {
                 let rest = left - b;
                 let value = value.saturating_add(b * self::value(c)).min(enough);
-                // The value the classes after this one can still add (2 a card at most).
-                if value.saturating_add(2 * rest) < need {
+                // What the key keeps: the value so far, or still needed.
+                let kept = if self.fold.is_some() { need.saturating_sub(value) } else { value };
+                // Whether the classes after this one can take the cards left (each deck at most
+                // the cards of it he still held) and add the value still needed: the most
+                // value takes the even classes (2 a card) first. A state that cannot is dead.
+                let (mut evens, mut odds) = (0i64, 0i64);
+                for (e, [even, odd]) in spare.iter().enumerate() {
+                    let cap = if e == d { held(e, i64::from(b)) } else { held_other[e] }.max(0);
+                    let take = (*even).min(cap);
+                    evens += take;
+                    odds += (*odd).min(cap - take);
+                }
+                let rest_i = i64::from(rest);
+                let top = 2 * rest_i.min(evens) + (rest_i - rest_i.min(evens)).min(odds);
+                let dead = if self.prune {
+                    rest_i > evens + odds || i64::from(value) + top < i64::from(need)
+                } else {
+                    i64::from(value) + 2 * rest_i < i64::from(need)
+                };
+                if dead {
                     continue;
                 }
                 let bb = i64::from(b);
@@ -723,7 +899,6 @@ impl SprintClass<'_> {
                     let a_c = if c / 2 == d0 { i64::from(a[c % 2]) } else { 0 };
                     binomial(u - a_c + bb, bb)
                 };
-                let d = c / 2;
                 if d >= 1 && b > 0 {
                     let placed =
                         self.before[d] + i64::from(used[2 * d] + used[2 * d + 1]) - key.pending_in(d);
@@ -734,9 +909,33 @@ impl SprintClass<'_> {
                 }
                 let mut next = used;
                 next[c] += b;
-                let to = Key::new(p, &next, a, key.open())
+                let mut next_a = a;
+                if let (Some(fold), 1) = (&self.fold, c % 2) {
+                    // Both classes of deck `d` chosen: its end factors now, its counts out.
+                    if d >= d0 {
+                        for (parity, &a_p) in a.iter().enumerate() {
+                            let cc = 2 * d + parity;
+                            let a_c = if d == d0 { i64::from(a_p) } else { 0 };
+                            weight = mul(weight, binomial(self.pool[cc] - a_c, i64::from(next[cc]) - a_c))?;
+                        }
+                    }
+                    if d >= 1 {
+                        let placed =
+                            self.before[d] + i64::from(next[2 * d] + next[2 * d + 1]) - key.pending_in(d);
+                        weight = mul(weight, falling(fold.free[d - 1] - placed, fold.taken[d] - placed)?)?;
+                    }
+                    if weight == 0 {
+                        continue;
+                    }
+                    next[2 * d] = 0;
+                    next[2 * d + 1] = 0;
+                    if d == d0 {
+                        next_a = [0, 0];
+                    }
+                }
+                let to = Key::new(p, &next, next_a, key.open())
                     .with_extra(key.extra())
-                    .with_value(value)
+                    .with_value(kept)
                     .with_known(key.known());
                 layer.add(from, f, if last { to } else { to.with_left(rest) }, weight)?;
             }
@@ -1066,6 +1265,54 @@ mod tests {
             }
         }
         assert_eq!(mul(u128::from(u64::MAX), u128::from(u64::MAX)), Some(u128::from(u64::MAX).pow(2)));
+    }
+
+    /// Every count with the shortcuts equals the count without them, on every Marshal state of
+    /// random games (both sides `LegalActions::sample`, events answered at random) of every
+    /// event variant, where both stay within the budget: these states are far larger than the
+    /// brute force of `tests/worlds.rs` can walk, and random play's long hidden stacks are where
+    /// the shortcuts act (the test checks that some states had one at the last position).
+    #[test]
+    fn the_shortcuts_change_no_count() {
+        use fugitive_core::{EventVariant, Game, RuleOptions, Seed, Setup};
+        use rand::SeedableRng;
+        let none = Shortcuts { fold_last_stack: false, prune_stacks: false };
+        let (mut compared, mut long_last_stacks) = (0, 0);
+        for events in EventVariant::ALL {
+            for seed in 0..6u64 {
+                let rules = RuleOptions { events, ..RuleOptions::default() };
+                let mut game = Game::new(Setup::new(Seed::from(seed)).with_rules(rules));
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                while let Some(role) = game.to_move() {
+                    let view = crate::MarshalView::of(&game);
+                    let evidence = Evidence::read(view.view());
+                    if let Some(facts) = Facts::read(view.view()) {
+                        let bound = evidence.count_trails();
+                        let allowed: Vec<Cards> = (1..=evidence.positions().len())
+                            .map(|i| {
+                                let p = bound.positions.iter().find(|p| p.position == i);
+                                p.map(|p| p.numbers.iter().map(|&(n, _)| n).collect()).unwrap_or_default()
+                            })
+                            .collect();
+                        let fast = count_with(&evidence, &facts, &allowed, Shortcuts::ALL);
+                        let slow = count_with(&evidence, &facts, &allowed, none);
+                        if let (Some(fast), Some(slow)) = (fast, slow) {
+                            assert_eq!(fast.total, slow.total, "{events:?}, seed {seed}");
+                            assert_eq!(fast.positions, slow.positions, "{events:?}, seed {seed}");
+                            compared += 1;
+                            let last = evidence.positions().last();
+                            long_last_stacks +=
+                                usize::from(last.is_some_and(|p| p.sprint_count > 2 && p.sprints.is_none()));
+                        }
+                    }
+                    let action = game.legal_actions(role).sample(&mut rng);
+                    game.apply(role, action.unwrap_or(fugitive_core::Action::Resign))
+                        .expect("a legal action");
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared} states compared");
+        assert!(long_last_stacks > 100, "{long_last_stacks} states with a long hidden last stack");
     }
 
     #[test]

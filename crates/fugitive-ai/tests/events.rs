@@ -156,3 +156,18 @@ fn the_hard_marshal_names_one_number_after_lie_low() {
     }
     assert!(lie_low_guesses >= 10, "Lie Low came up only {lie_low_guesses} times");
 }
+
+/// Issue 29, goal 2: the `hard` Marshal does not open the escape (R15) by finding a hideout of
+/// 30 or more alone while his 42 could reach past the trail's end; with Helpful Events for the
+/// Fugitive, escapes were almost all of the `easy` Fugitive's wins against her. Games 0–199 of
+/// this file's set-up: 13 escapes without that guard (`fugitive-sim --seed 1`: 151 of 2,000
+/// before), 4 with it.
+#[test]
+fn the_hard_marshal_keeps_the_escape_shut() {
+    let mut escapes = 0;
+    for seed in 0..200 {
+        let (game, _) = bot_game(seed, EventVariant::HelpfulFugitive, Level::Easy, Level::Hard, false);
+        escapes += usize::from(game.outcome().is_some_and(|o| o.reason == fugitive_core::Reason::Escape));
+    }
+    assert!(escapes <= 8, "the easy Fugitive escaped in {escapes} of 200 games");
+}
