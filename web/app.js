@@ -1,12 +1,12 @@
 // Entry point: the header (How to play, language switch) and the two pages, chosen by the path:
 // `/` creates a game, `/room/{id}` is the table. The pages a first visit does not show (a replay,
-// a profile, the leaderboard, the lobby) are imported when their path is opened, so the landing
-// page and the table load none of their code.
+// a profile, the leaderboard, the lobby, puzzles, the tutorial) and How to play are imported when
+// their path or button is opened, so the landing page and the table load none of their code or
+// strings (i18n.js `useStrings`).
 
 import { t, language, setLanguage, onLanguageChange, LANGUAGE_NAMES } from './i18n.js';
 import { showLanding } from './landing.js';
 import { showRoom } from './room.js';
-import { renderHowto } from './howto.js';
 import { replace, h } from './dom.js';
 import { soundOn, setSound, onSoundChange } from './sound.js';
 import { icon } from './art.js';
@@ -43,14 +43,17 @@ function setUpHeader() {
   const select = document.getElementById('lang');
   select.addEventListener('change', () => setLanguage(select.value));
   const dialog = document.getElementById('howto');
+  // How to play, with its strings, loaded on the first click.
+  let howto = null;
   const fill = () =>
     replace(
       dialog,
-      renderHowto(() => dialog.close()),
+      howto.renderHowto(() => dialog.close()),
     );
-  document.getElementById('howto-open').addEventListener('click', () => {
+  document.getElementById('howto-open').addEventListener('click', async () => {
+    howto ??= await import('./howto.js');
     fill();
-    dialog.showModal();
+    if (!dialog.open) dialog.showModal();
   });
   dialog.addEventListener('click', (e) => {
     if (e.target === dialog) dialog.close();
