@@ -12,6 +12,7 @@
 //! `Referrer-Policy: no-referrer`.
 
 mod assets;
+mod render;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;

@@ -27,6 +27,8 @@ use axum::body::Bytes;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
+use super::render;
+
 /// Extensions of the client's files.
 const EXTENSIONS: &[&str] = &["html", "js", "css", "svg", "png", "ico", "webp", "woff2", "webmanifest"];
 /// Directories of a development tree that are not the client.
@@ -187,38 +189,55 @@ impl Assets {
         languages
     }
 
-    /// An HTML page's variants, one per view (and one for the entry alone) and language.
+    /// An HTML page's variants, one per view (and one for the entry alone) and language: the
+    /// view's first screen and the page's words drawn in (`render.rs`), the preloads, the entry
+    /// started after the first paint.
     fn page_of(&self, html: &str, modified: SystemTime, views: &[String]) -> Page {
         let newest = self.files.values().map(|asset| asset.modified).fold(modified, SystemTime::max);
         let map = self.import_map();
         let (html, styles) = self.inline_styles(html);
-        let inline = Inline {
-            scripts: csp_source(&map),
-            styles: styles.iter().map(|s| csp_source(s)).collect::<Vec<_>>().join(" "),
-        };
+        let styles = styles.iter().map(|style| csp_source(style)).collect::<Vec<_>>().join(" ");
         let html = self.version_urls(&html);
         let entries = entries(&html);
         let mut languages = self.languages();
         if languages.is_empty() {
             languages.push(DEFAULT_LANGUAGE.to_owned());
         }
+        let strings: HashMap<&String, HashMap<String, String>> = languages
+            .iter()
+            .map(|lang| {
+                let table = self.files.get(&format!("{LANGUAGE_DIR}{lang}.js"));
+                (
+                    lang,
+                    table
+                        .map(|t| render::strings(&String::from_utf8_lossy(&t.body.identity)))
+                        .unwrap_or_default(),
+                )
+            })
+            .collect();
         let mut variants = Vec::new();
         for view in std::iter::once(None).chain(views.iter().map(Some)) {
-            let graph = self.graph(entries.iter().cloned().chain(view.cloned()).collect(), &entries);
+            let graph = self.graph(entries.iter().cloned().chain(view.cloned()).collect());
             let parts = self.string_parts(&graph);
+            let drawn = render::place_view(&html, view.map(String::as_str));
             for lang in &languages {
+                let (drawn, missing) = render::translate(&drawn, lang, &strings[lang]);
+                if !missing.is_empty() {
+                    tracing::warn!(?view, lang, ?missing, "the page names strings that its language lacks");
+                }
                 let mut head = format!("<script type=\"importmap\">{map}</script>\n    ");
                 let strings = std::iter::once(format!("{LANGUAGE_DIR}{lang}.js"))
                     .chain(parts.iter().map(|part| format!("{LANGUAGE_DIR}{part}/{lang}.js")));
                 for url in graph.iter().cloned().chain(strings).filter_map(|name| self.versioned(&name)) {
                     head.push_str(&format!("<link rel=\"modulepreload\" href=\"{url}\" />\n    "));
                 }
-                let page = insert_before_modules(&html, &head);
+                let (page, scripts) = render::defer_entries(&insert_before_modules(&drawn, &head));
+                let scripts = std::iter::once(&map).chain(&scripts).map(|script| csp_source(script));
                 variants.push(Variant {
                     view: view.cloned(),
                     lang: lang.clone(),
                     asset: Asset::new("text/html; charset=utf-8", page.into_bytes(), newest),
-                    inline: inline.clone(),
+                    inline: Inline { scripts: scripts.collect::<Vec<_>>().join(" "), styles: styles.clone() },
                 });
             }
         }
@@ -287,9 +306,9 @@ impl Assets {
         out
     }
 
-    /// Every module `roots` import statically, directly or not, and the roots themselves, less
-    /// the page's `entries` (loaded by their script tags), in name order.
-    fn graph(&self, roots: Vec<String>, entries: &[String]) -> Vec<String> {
+    /// Every module `roots` import statically, directly or not, and the roots themselves, in
+    /// name order. The entries too: `render::defer_entries` imports them after the first paint.
+    fn graph(&self, roots: Vec<String>) -> Vec<String> {
         let mut seen: Vec<String> = roots.clone();
         let mut next = roots;
         while let Some(module) = next.pop() {
@@ -301,10 +320,8 @@ impl Assets {
                 }
             }
         }
-        let mut order: Vec<String> = seen
-            .into_iter()
-            .filter(|module| !entries.contains(module) && self.files.contains_key(module))
-            .collect();
+        let mut order: Vec<String> =
+            seen.into_iter().filter(|module| self.files.contains_key(module)).collect();
         order.sort();
         order
     }
