@@ -19,6 +19,9 @@ export const PARTS = ['analysis', 'howto', 'lobby', 'profile', 'puzzles', 'repla
 const STORAGE_KEY = 'fugitive:lang';
 /// The strings loaded so far, by language: the first visit's table and the parts in use.
 const loaded = {};
+/// The loads of the first visit's tables under way or done, by language: two callers at once
+/// (a switch and a page's `useStrings`) share one table, which the parts are merged into.
+const loading = {};
 /// The parts loaded so far, by language: `{ de: Set { 'lobby' } }`.
 const loadedParts = {};
 /// The parts the pages opened so far use: loaded in every language switched to.
@@ -40,10 +43,16 @@ function pick() {
   return 'en';
 }
 
-/// The strings of `lang`, loaded once.
-export async function strings(lang) {
-  loaded[lang] ??= { ...(await import(`./i18n/${lang}.js`)).default };
-  return loaded[lang];
+/// The strings of `lang`, loaded once (again after a failed load).
+export function strings(lang) {
+  loading[lang] ??= import(`./i18n/${lang}.js`).then(
+    (module) => (loaded[lang] = { ...module.default }),
+    (error) => {
+      delete loading[lang];
+      throw error;
+    },
+  );
+  return loading[lang];
 }
 
 /// Loads the strings of `part` (`i18n/{part}/{lang}.js`) in the current language, and from now
