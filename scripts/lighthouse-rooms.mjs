@@ -1,7 +1,7 @@
 // The pages scripts/lighthouse.sh audits, on the server at the URL given: the landing page, the
 // table as the Fugitive and as the Marshal (each against the computer, opened by its seat link,
 // as a player's own browser opens it), and the replay of a finished game (the Fugitive resigned,
-// through the page as a player does). Prints one `name URL` line per page.
+// through the page as a player does), and the lobby. Prints one `name URL` line per page.
 
 import { createRequire } from 'node:module';
 
@@ -39,3 +39,4 @@ console.log(`landing ${base}/`);
 console.log(`fugitive ${base}${fugitive.links.seat}`);
 console.log(`marshal ${base}${marshal.links.seat}`);
 console.log(`replay ${base}/room/${finished.room}/game/1`);
+console.log(`lobby ${base}/lobby`);

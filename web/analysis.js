@@ -6,7 +6,10 @@
 // Every figure is the server's; nothing here works out a rule of the game.
 
 import { h, replace } from './dom.js';
-import { t, list } from './i18n.js';
+import { t, list, useStrings } from './i18n.js';
+
+// Its strings, not in the first visit's table.
+await useStrings('analysis');
 
 const NS = 'http://www.w3.org/2000/svg';
 const WIDTH = 600;

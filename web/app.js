@@ -1,12 +1,11 @@
-// Entry point: the header (How to play, language switch) and the two pages, chosen by the path:
-// `/` creates a game, `/room/{id}` is the table. The pages a first visit does not show (a replay,
-// a profile, the leaderboard, the lobby) are imported when their path is opened, so the landing
-// page and the table load none of their code.
+// Entry point: the header (How to play, language switch) and the page the path shows: `/` creates
+// a game (landing.js), `/room/{id}` is the table (room.js), and a replay, a profile, the
+// leaderboard, the lobby, puzzles and the tutorial. Each page's module is imported for its path
+// alone, so a page loads no other page's code or strings (i18n.js `useStrings`); the server
+// preloads the same module for the same path (`VIEWS` in crates/fugitive-server/src/web.rs).
+// How to play is imported when its button is first pressed.
 
 import { t, language, setLanguage, onLanguageChange, LANGUAGE_NAMES } from './i18n.js';
-import { showLanding } from './landing.js';
-import { showRoom } from './room.js';
-import { renderHowto } from './howto.js';
 import { replace, h } from './dom.js';
 import { soundOn, setSound, onSoundChange } from './sound.js';
 import { icon } from './art.js';
@@ -43,14 +42,17 @@ function setUpHeader() {
   const select = document.getElementById('lang');
   select.addEventListener('change', () => setLanguage(select.value));
   const dialog = document.getElementById('howto');
+  // How to play, with its strings, loaded on the first click.
+  let howto = null;
   const fill = () =>
     replace(
       dialog,
-      renderHowto(() => dialog.close()),
+      howto.renderHowto(() => dialog.close()),
     );
-  document.getElementById('howto-open').addEventListener('click', () => {
+  document.getElementById('howto-open').addEventListener('click', async () => {
+    howto ??= await import('./howto.js');
     fill();
-    dialog.showModal();
+    if (!dialog.open) dialog.showModal();
   });
   dialog.addEventListener('click', (e) => {
     if (e.target === dialog) dialog.close();
@@ -83,10 +85,10 @@ function route() {
     import('./replay.js').then((page) => page.showReplay(root, replay[1].toLowerCase(), Number(replay[2])));
   } else if (match) {
     document.title = `${t('title.room')} — Fugitive`;
-    showRoom(root, match[1].toLowerCase());
+    import('./room.js').then((page) => page.showRoom(root, match[1].toLowerCase()));
   } else if (location.pathname === '/' || location.pathname === '/index.html') {
     document.title = 'Fugitive';
-    showLanding(root);
+    import('./landing.js').then((page) => page.showLanding(root));
   } else {
     replace(
       root,

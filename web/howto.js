@@ -4,7 +4,10 @@
 import { h, sprintValue } from './dom.js';
 import { cardFace, cardBack } from './cards.js';
 import { renderEventCard } from './events.js';
-import { t } from './i18n.js';
+import { t, useStrings } from './i18n.js';
+
+// Its strings, not in the first visit's table.
+await useStrings('howto');
 
 /// The summary's sections, in order: each a title and a paragraph (`howto.section.{id}.title`,
 /// `howto.section.{id}.text` in i18n/).

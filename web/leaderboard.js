@@ -2,8 +2,11 @@
 // at least 10 rated games in that role in the last 30 days.
 
 import { h, replace } from './dom.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, onLanguageChange, useStrings } from './i18n.js';
 import { ratingText } from './profile-page.js';
+
+// Its strings, not in the first visit's table.
+await useStrings('profile');
 
 const ROLES = ['fugitive', 'marshal'];
 

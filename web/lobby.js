@@ -3,11 +3,14 @@
 // click on a seek (or a pairing) and both players land in a new room with their seats.
 
 import { h, replace } from './dom.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, onLanguageChange, useStrings } from './i18n.js';
 import { keepSeat } from './seat.js';
 import { rememberGame } from './mygames.js';
 import { ensureProfile } from './profile.js';
 import { ratingText } from './profile-page.js';
+
+// Its strings, not in the first visit's table.
+await useStrings('lobby');
 
 const CLOCKS = [
   ['60', 'clock.minute'],

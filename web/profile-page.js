@@ -2,8 +2,11 @@
 // a chart, the games played and won in each role, and the rated games with their replays.
 
 import { h, replace } from './dom.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, onLanguageChange, useStrings } from './i18n.js';
 import { ratingChart } from './rating-chart.js';
+
+// Its strings, not in the first visit's table.
+await useStrings('profile');
 
 const ROLES = ['fugitive', 'marshal'];
 

@@ -5,12 +5,15 @@
 // log, the Marshal's board and the Fugitive's hand are the table's own components.
 
 import { h, replace } from './dom.js';
-import { t, list, onLanguageChange } from './i18n.js';
+import { t, list, onLanguageChange, useStrings } from './i18n.js';
 import { renderTrail } from './trail.js';
 import { renderHistory } from './history.js';
 import { renderBoard } from './marshal.js';
 import { renderHand, emptySelection } from './fugitive.js';
 import { ratingText } from './profile-page.js';
+
+// Its strings, not in the first visit's table.
+await useStrings('puzzles');
 
 /// The refusals this page has words for (`docs/protocol.md`); any other reads as `unavailable`.
 const PROBLEMS = ['no_puzzles', 'already_answered', 'attempt_unknown', 'bad_answer', 'puzzle_not_found'];

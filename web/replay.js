@@ -8,11 +8,14 @@
 
 import { h, replace, announce } from './dom.js';
 import { icon } from './art.js';
-import { t, onLanguageChange } from './i18n.js';
+import { t, onLanguageChange, useStrings } from './i18n.js';
 import { renderTrail } from './trail.js';
 import { describe, outcomeText } from './history.js';
 import { copyText, replayPath } from './share.js';
 import { renderFinalHands } from './final-hands.js';
+
+// Its strings, not in the first visit's table.
+await useStrings('replay');
 
 export const recordPath = (room, game) => `/api/rooms/${room}/games/${game}`;
 

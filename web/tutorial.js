@@ -6,9 +6,12 @@
 // the newest entries of the history; it works out no rule.
 
 import { h, replace } from './dom.js';
-import { t, list } from './i18n.js';
+import { t, list, useStrings } from './i18n.js';
 import { keepSeat } from './seat.js';
 import { showRoom } from './room.js';
+
+// Its strings, not in the first visit's table.
+await useStrings('tutorial');
 
 /// What the player is asked now, from the state's phase and whose move it is.
 function step(view) {

@@ -3,9 +3,12 @@
 // and a count is never worded as if it were another count ("One face-down hideout…" for none).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { t, setLanguage, strings, LANGUAGE_NAMES } from '../i18n.js';
+import { t, setLanguage, strings, useStrings, LANGUAGE_NAMES, PARTS } from '../i18n.js';
 
-// Every language's strings, loaded (the page loads only the reader's); setLanguage is then at once.
+// Every language's strings with every part, loaded (the page loads only the reader's, and a part
+// with its page); setLanguage is then at once.
+for (const part of PARTS) await useStrings(part);
+for (const lang of Object.keys(LANGUAGE_NAMES)) await setLanguage(lang);
 const LANGUAGES = Object.fromEntries(
   await Promise.all(Object.keys(LANGUAGE_NAMES).map(async (lang) => [lang, await strings(lang)])),
 );

@@ -5,11 +5,14 @@
 //! `Accept-Encoding` (with `Vary`). A file asked for by its versioned URL (`/app.js?v={hash}`,
 //! which is what the pages load) is `immutable` for a year; the pages themselves (`index.html`)
 //! and a file asked for without its version are `no-cache` with an `ETag` and `Last-Modified`,
-//! so a repeat visit revalidates the page alone and gets `304`. Every response of the server
-//! carries a `Content-Security-Policy` (a page's names the hash of its inline import map),
-//! `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
+//! so a repeat visit revalidates the page alone and gets `304`. Each path of the client's pages
+//! ([`VIEWS`]) gets the page made for its view, which preloads that view's modules and strings.
+//! Every response of the server carries a `Content-Security-Policy` (a page's names the hashes
+//! of its inline import map and style sheet), `X-Content-Type-Options: nosniff` and
+//! `Referrer-Policy: no-referrer`.
 
 mod assets;
+mod render;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -54,51 +57,63 @@ pub fn check(dir: &Path) -> Result<(), NoWebClient> {
     if dir.join("index.html").is_file() { Ok(()) } else { Err(NoWebClient(dir.to_path_buf())) }
 }
 
-/// The web client's routes: `/room/{room}`, the replay page `/room/{room}/game/{n}`, a profile's
-/// page `/@/{id}`, `/leaderboard`, `/lobby`, `/puzzles` and `/tutorial` are its
-/// `index.html`, the rest its files.
+/// The client's paths that are its page (`index.html`), each with the module that draws it
+/// (`app.js` imports it on that path): the page preloads that module's graph and strings.
+const VIEWS: [(&str, &str); 9] = [
+    ("/", "landing.js"),
+    ("/index.html", "landing.js"),
+    ("/room/{room}", "room.js"),
+    ("/room/{room}/game/{game}", "replay.js"),
+    ("/@/{profile}", "profile-page.js"),
+    ("/leaderboard", "leaderboard.js"),
+    ("/lobby", "lobby.js"),
+    ("/puzzles", "puzzles.js"),
+    ("/tutorial", "tutorial.js"),
+];
+
+/// The web client's routes: `/` is the landing page, `/room/{room}` a table, the replay page
+/// `/room/{room}/game/{n}`, a profile's page `/@/{id}`, `/leaderboard`, `/lobby`, `/puzzles`
+/// and `/tutorial` are its `index.html` ([`VIEWS`]), the rest its files.
 pub fn routes<S: Clone + Send + Sync + 'static>(dir: &Path) -> Router<S> {
-    let assets = Assets::load(dir);
-    let page = {
+    let views: Vec<&str> = VIEWS.iter().map(|(_, view)| *view).collect();
+    let assets = Assets::load(dir, &views);
+    let mut router = Router::new();
+    for (path, view) in VIEWS {
         let assets = assets.clone();
-        move |request: Request<Body>| {
+        let page = move |request: Request<Body>| {
             let assets = assets.clone();
-            async move { respond(&assets, "index.html", &request) }
-        }
-    };
-    Router::new()
-        .route("/room/{room}", axum::routing::get(page.clone()))
-        .route("/room/{room}/game/{game}", axum::routing::get(page.clone()))
-        .route("/@/{profile}", axum::routing::get(page.clone()))
-        .route("/leaderboard", axum::routing::get(page.clone()))
-        .route("/lobby", axum::routing::get(page.clone()))
-        .route("/puzzles", axum::routing::get(page.clone()))
-        .route("/tutorial", axum::routing::get(page))
-        .fallback(move |request: Request<Body>| {
-            let assets = assets.clone();
-            async move {
-                let Ok(path) = percent_encoding::percent_decode_str(request.uri().path()).decode_utf8()
-                else {
-                    return StatusCode::NOT_FOUND.into_response();
-                };
-                if !served(&path) {
-                    return StatusCode::NOT_FOUND.into_response();
-                }
-                let name = if path == "/" { "index.html" } else { path.trim_start_matches('/') };
-                respond(&assets, name, &request)
+            async move { respond(&assets, "index.html", Some(view), &request) }
+        };
+        router = router.route(path, axum::routing::get(page));
+    }
+    router.fallback(move |request: Request<Body>| {
+        let assets = assets.clone();
+        async move {
+            let Ok(path) = percent_encoding::percent_decode_str(request.uri().path()).decode_utf8() else {
+                return StatusCode::NOT_FOUND.into_response();
+            };
+            if !served(&path) {
+                return StatusCode::NOT_FOUND.into_response();
             }
-        })
+            respond(&assets, path.trim_start_matches('/'), None, &request)
+        }
+    })
 }
 
-/// The file or page `name` as `request` accepts it.
-fn respond(assets: &Assets, name: &str, request: &Request<Body>) -> Response {
+/// The file or page `name` (its variant for `view`) as `request` accepts it.
+fn respond(assets: &Assets, name: &str, view: Option<&str>, request: &Request<Body>) -> Response {
     if request.method() != Method::GET && request.method() != Method::HEAD {
         return StatusCode::METHOD_NOT_ALLOWED.into_response();
     }
     let headers = request.headers();
     let (asset, vary, csp, cache) = if let Some(page) = assets.page(name) {
-        let (asset, source) = page.variant(header(headers, ACCEPT_LANGUAGE));
-        let csp = CSP.replacen("script-src 'self'", &format!("script-src 'self' {source}"), 1);
+        let (asset, inline) = page.variant(view, header(headers, ACCEPT_LANGUAGE));
+        let csp = CSP.replacen("script-src 'self'", &format!("script-src 'self' {}", inline.scripts), 1);
+        let csp = if inline.styles.is_empty() {
+            csp
+        } else {
+            csp.replacen("style-src 'self'", &format!("style-src 'self' {}", inline.styles), 1)
+        };
         let vary = if page.by_language() { "Accept-Encoding, Accept-Language" } else { "Accept-Encoding" };
         (asset, vary, Some(csp), REVALIDATE)
     } else if let Some(asset) = assets.file(name) {

@@ -134,28 +134,118 @@ async fn every_module_url_in_the_served_page_is_versioned_and_preloaded() {
     assert_eq!(map["imports"].as_object().unwrap().len(), all.len());
     // The CSP lets that inline map run, and nothing else inline.
     let digest = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, Sha256::digest(map_text));
-    assert!(page.header("content-security-policy").contains(&format!("'sha256-{digest}'")));
-    assert!(!page.header("content-security-policy").contains("unsafe-inline"));
-    // Every URL the page loads is versioned: the entry, the style sheet, the preloads.
+    let csp = page.header("content-security-policy");
+    let scripts = csp.split(';').find(|d| d.trim().starts_with("script-src")).unwrap();
+    assert!(scripts.contains(&format!("'sha256-{digest}'")), "{csp}");
+    assert!(!csp.contains("unsafe-inline"));
+    // The entry is an inline module that imports app.js once the page is painted; the CSP names
+    // its hash too.
+    let entry = "<script type=\"module\">";
+    let start = html.find(entry).expect("an inline entry") + entry.len();
+    let boot = &html[start..start + html[start..].find("</script>").unwrap()];
+    assert!(boot.contains("import('/app.js')") && boot.contains("requestAnimationFrame"), "{boot}");
+    let digest = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, Sha256::digest(boot));
+    assert!(scripts.contains(&format!("'sha256-{digest}'")), "{csp}");
+    assert!(!html.contains("<script type=\"module\" src="), "no module runs before the first paint");
+    // The style sheet is in the page, so that the first paint waits for no other request, and
+    // the CSP names its hash as a style.
+    let css = String::from_utf8(web_file("style.css")).unwrap();
+    assert!(html.contains(&format!("<style>{css}</style>")));
+    assert!(!html.contains("rel=\"stylesheet\""));
+    let digest = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, Sha256::digest(&css));
+    assert!(csp.contains(&format!("style-src 'self' 'sha256-{digest}';")), "{csp}");
+    // Every file the page loads is versioned: the manifest, the preloads (its links to other
+    // pages, `/lobby`, are not files).
     let urls: Vec<&str> = attributes(&html, "src").into_iter().chain(attributes(&html, "href")).collect();
-    let local: Vec<&str> = urls.iter().copied().filter(|u| u.starts_with('/') && u.len() > 1).collect();
-    assert!(local.len() > 20, "{local:?}");
+    let local: Vec<&str> = urls
+        .iter()
+        .copied()
+        .filter(|u| u.starts_with('/') && u.split('?').next().unwrap().contains('.'))
+        .collect();
+    assert!(local.len() > 10, "{local:?}");
     for url in &local {
         assert!(url.contains("?v="), "{url} is not versioned");
     }
-    // The entry's whole static graph is preloaded, and the strings of one language.
-    let preloads: Vec<&str> = html
-        .split("<link rel=\"modulepreload\" href=\"")
-        .skip(1)
-        .map(|rest| &rest[..rest.find('"').unwrap()])
-        .collect();
-    for module in ["/i18n.js", "/room.js", "/dom.js", "/panels/controls.js", "/storage.js", "/i18n/en.js"] {
+    // The entry and its whole static graph are preloaded, with the view's of the path (the landing
+    // page on `/`), and the strings of one language.
+    let preloads = preloads(&html);
+    for module in ["/app.js", "/i18n.js", "/landing.js", "/dom.js", "/storage.js", "/i18n/en.js"] {
         assert!(preloads.iter().any(|p| p.starts_with(&format!("{module}?v="))), "{module} not preloaded");
     }
-    assert!(
-        !preloads.iter().any(|p| p.starts_with("/app.js") || p.starts_with("/i18n/de.js")),
-        "{preloads:?}"
-    );
+    assert!(!preloads.iter().any(|p| p.starts_with("/i18n/de.js")), "{preloads:?}");
+    server.stop().await;
+}
+
+/// The `href`s of the page's `<link rel="modulepreload">`s.
+fn preloads(html: &str) -> Vec<&str> {
+    html.split("<link rel=\"modulepreload\" href=\"")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').unwrap()])
+        .collect()
+}
+
+/// The text of `html` between `start` and the next `end` after it.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let at = html.find(start).unwrap_or_else(|| panic!("no {start}")) + start.len();
+    &html[at..at + html[at..].find(end).unwrap()]
+}
+
+#[tokio::test]
+async fn the_landing_pages_first_screen_and_the_pages_words_are_drawn_in_the_readers_language() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let german = String::from_utf8(web_file("i18n/de.js")).unwrap();
+    let tagline = between(&german, "'landing.tagline':\n    '", "',");
+    let howto = between(&german, "'nav.howto': '", "',");
+    let room = "/room/6f1c1ad8-7a4c-4e8e-9a47-3d0b8b4a4e6b";
+    for (path, first_screen) in [("/", true), ("/index.html", true), (room, false)] {
+        let html = get(&server, path, &[("accept-language", "de-DE")]).await.text();
+        assert!(html.starts_with("<!doctype html>\n<html lang=\"de\">"), "{path}");
+        // The header's words, in German before any script runs.
+        let header = between(&html, "<header", "</header>");
+        assert!(header.contains(&format!(">{howto}</button>")), "{path}: {header}");
+        assert!(!html.contains("<template"), "{path}: no view's template is sent");
+        let main = between(&html, "<main id=\"app\" tabindex=\"-1\">", "</main>");
+        if first_screen {
+            let want = format!("<p class=\"tagline\" data-t=\"landing.tagline\">{tagline}</p>");
+            assert!(main.contains(&want), "{main}");
+            // Its buttons wait for the script that makes them work.
+            assert_eq!(main.matches("<button").count(), 2, "{main}");
+            assert_eq!(main.matches(" disabled").count(), 2, "{main}");
+        } else {
+            assert_eq!(main, "", "{path}");
+        }
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn each_path_preloads_the_modules_and_strings_of_its_own_view_only() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &[]).await;
+    let room = "/room/6f1c1ad8-7a4c-4e8e-9a47-3d0b8b4a4e6b";
+    for (path, want, not) in [
+        ("/", &["/landing.js", "/profile.js"][..], &["/room.js", "/panels/controls.js", "/lobby.js"][..]),
+        (room, &["/room.js", "/panels/controls.js", "/table.js"], &["/landing.js", "/replay.js"]),
+        (&format!("{room}/game/2"), &["/replay.js", "/i18n/replay/fr.js"], &["/analysis.js", "/room.js"]),
+        (
+            "/lobby",
+            &["/lobby.js", "/profile-page.js", "/i18n/lobby/fr.js", "/i18n/profile/fr.js"],
+            &["/landing.js", "/i18n/lobby/en.js", "/i18n/puzzles/fr.js"],
+        ),
+        ("/tutorial", &["/tutorial.js", "/room.js", "/i18n/tutorial/fr.js"], &["/lobby.js"]),
+    ] {
+        let page = get(&server, path, &[("accept-language", "fr")]).await;
+        assert_eq!(page.status, 200, "{path}");
+        let html = page.text();
+        let preloads = preloads(&html);
+        for module in ["/i18n.js", "/dom.js", "/i18n/fr.js"].iter().chain(want) {
+            assert!(preloads.iter().any(|p| p.starts_with(&format!("{module}?v="))), "{path}: {module}");
+        }
+        for module in not {
+            assert!(!preloads.iter().any(|p| p.starts_with(&format!("{module}?v="))), "{path}: {module}");
+        }
+    }
     server.stop().await;
 }
 
@@ -181,16 +271,15 @@ async fn versioned_files_are_immutable_and_the_page_is_revalidated_with_304() {
     let server = Server::start(&db, &[]).await;
     let page = get(&server, "/", &[("accept-encoding", "br")]).await;
     let html = page.text();
-    let style =
-        attributes(&html, "href").into_iter().find(|u| u.starts_with("/style.css?v=")).unwrap().to_owned();
-    let versioned = get(&server, &style, &[]).await;
+    let module = preloads(&html).into_iter().find(|u| u.starts_with("/dom.js?v=")).unwrap().to_owned();
+    let versioned = get(&server, &module, &[]).await;
     assert_eq!(versioned.header("cache-control"), IMMUTABLE);
-    assert_eq!(versioned.decoded(), web_file("style.css"));
+    assert_eq!(versioned.decoded(), web_file("dom.js"));
     // Without its version, or with an old one, the same file is revalidated, never kept.
-    for path in ["/style.css", "/style.css?v=0000000000000000"] {
+    for path in ["/app.js", "/app.js?v=0000000000000000", "/style.css"] {
         let got = get(&server, path, &[]).await;
         assert_eq!((got.status, got.header("cache-control")), (200, "no-cache"), "{path}");
-        assert_eq!(got.decoded(), web_file("style.css"));
+        assert_eq!(got.decoded(), web_file(&path[1..path.find('?').unwrap_or(path.len())]));
     }
     // The page: no-cache with an ETag; asked again with it, 304 and no body; a changed ETag
     // (another version of the client) gets the page.

@@ -6,10 +6,14 @@
 //! - an import map sends every module's plain URL (`/i18n.js`, what `import './i18n.js'` resolves
 //!   to, from a static or a dynamic import) to its versioned URL, so the modules themselves stay
 //!   as they are written and a change to one file changes that file's URL only;
-//! - `<link rel="modulepreload">` names every module of the entry's static import graph, so the
-//!   browser asks for them all at once instead of finding them level by level; and the strings of
-//!   one language (`i18n/{lang}.js`, which `i18n.js` imports dynamically): one variant of the page
-//!   per language, picked by `Accept-Language` (see [`Page::variant`]).
+//! - `<link rel="modulepreload">` names every module the page will run, so the browser asks for
+//!   them all at once instead of finding them level by level: the entry's static import graph
+//!   and that of the view the path shows (`landing.js` on `/`, `room.js` on a table, which the
+//!   entry imports for that path), and the strings that graph uses in one language: the first
+//!   visit's table `i18n/{lang}.js` (which `i18n.js` imports dynamically) and each part a module
+//!   of the graph asks for (`await useStrings('lobby')`: `i18n/lobby/{lang}.js`). One variant of
+//!   the page per view and language, the language picked by `Accept-Language` (see
+//!   [`Page::variant`]).
 //!
 //! Nothing here knows HTTP beyond those names; `web.rs` negotiates and sends.
 
@@ -22,6 +26,8 @@ use std::time::SystemTime;
 use axum::body::Bytes;
 use base64::Engine;
 use sha2::{Digest, Sha256};
+
+use super::render;
 
 /// Extensions of the client's files.
 const EXTENSIONS: &[&str] = &["html", "js", "css", "svg", "png", "ico", "webp", "woff2", "webmanifest"];
@@ -51,11 +57,29 @@ pub struct Asset {
     pub body: Encoded,
 }
 
-/// An HTML entry page: one variant per language.
+/// An HTML entry page: one variant per view and language.
 #[derive(Debug, Clone)]
 pub struct Page {
-    /// `(language, page, CSP source of its inline import map)`, the default language first.
-    variants: Vec<(String, Asset, String)>,
+    /// The variants, the default language first within each view.
+    variants: Vec<Variant>,
+}
+
+/// One view of a page in one language.
+#[derive(Debug, Clone)]
+struct Variant {
+    /// The module that draws the view (`landing.js`), or `None`: the entry's graph alone.
+    view: Option<String>,
+    lang: String,
+    asset: Asset,
+    /// The CSP sources of what the page has inline.
+    inline: Inline,
+}
+
+/// The CSP sources (`'sha256-…'`) of a page's inline import map and style sheets.
+#[derive(Debug, Clone, Default)]
+pub struct Inline {
+    pub scripts: String,
+    pub styles: String,
 }
 
 /// The web client: its files by URL path without the leading `/` (`app.js`, `i18n/en.js`) and
@@ -79,25 +103,30 @@ pub fn served(path: &str) -> bool {
 }
 
 impl Assets {
-    /// Reads, versions and compresses the client in `dir`. A file that cannot be read is left
-    /// out (and logged): the server still starts, as it did when it read files per request.
-    /// The same files (names, sizes and times unchanged) are not compressed twice in one
-    /// process: tests start many servers on the same client.
-    pub fn load(dir: &Path) -> Arc<Assets> {
-        static LAST: Mutex<Option<(Vec<Listed>, Arc<Assets>)>> = Mutex::new(None);
+    /// Reads, versions and compresses the client in `dir`, its pages for each of `views` (the
+    /// modules that draw the client's paths). A file that cannot be read is left out (and
+    /// logged): the server still starts, as it did when it read files per request. The same
+    /// files (names, sizes and times unchanged) are not compressed twice in one process: tests
+    /// start many servers on the same client.
+    pub fn load(dir: &Path, views: &[&str]) -> Arc<Assets> {
+        type Made = (Vec<Listed>, Vec<String>, Arc<Assets>);
+        static LAST: Mutex<Option<Made>> = Mutex::new(None);
         let mut listed = Vec::new();
         walk(dir, "", &mut listed);
+        let views: Vec<String> = views.iter().map(|view| (*view).to_owned()).collect();
         let mut last = LAST.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((files, assets)) = last.as_ref().filter(|(files, _)| *files == listed) {
+        if let Some((files, _, assets)) =
+            last.as_ref().filter(|(files, v, _)| *files == listed && *v == views)
+        {
             tracing::info!(files = files.len(), "web client as already compressed");
             return assets.clone();
         }
-        let assets = Arc::new(Assets::build(&listed));
-        *last = Some((listed, assets.clone()));
+        let assets = Arc::new(Assets::build(&listed, &views));
+        *last = Some((listed, views, assets.clone()));
         assets
     }
 
-    fn build(listed: &[Listed]) -> Assets {
+    fn build(listed: &[Listed], views: &[String]) -> Assets {
         let started = std::time::Instant::now();
         let raw = listed.iter().filter_map(|file| match std::fs::read(&file.path) {
             Ok(bytes) => Some((file.url.clone(), bytes, file.modified)),
@@ -117,7 +146,7 @@ impl Assets {
             }
         }
         for (name, bytes, modified) in html {
-            let page = assets.page_of(&String::from_utf8_lossy(&bytes), modified);
+            let page = assets.page_of(&String::from_utf8_lossy(&bytes), modified, views);
             assets.pages.insert(name, page);
         }
         let sent = |a: &Asset| a.body.br.as_ref().unwrap_or(&a.body.identity).len();
@@ -160,31 +189,90 @@ impl Assets {
         languages
     }
 
-    /// An HTML page's variants, one per language.
-    fn page_of(&self, html: &str, modified: SystemTime) -> Page {
+    /// An HTML page's variants, one per view (and one for the entry alone) and language: the
+    /// view's first screen and the page's words drawn in (`render.rs`), the preloads, the entry
+    /// started after the first paint.
+    fn page_of(&self, html: &str, modified: SystemTime, views: &[String]) -> Page {
         let newest = self.files.values().map(|asset| asset.modified).fold(modified, SystemTime::max);
         let map = self.import_map();
-        let csp_source =
-            format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(&map)));
-        let html = self.version_urls(html);
-        let graph = self.entry_graph(&html);
+        let (html, styles) = self.inline_styles(html);
+        let styles = styles.iter().map(|style| csp_source(style)).collect::<Vec<_>>().join(" ");
+        let html = self.version_urls(&html);
+        let entries = entries(&html);
         let mut languages = self.languages();
         if languages.is_empty() {
             languages.push(DEFAULT_LANGUAGE.to_owned());
         }
-        let variants = languages
-            .into_iter()
+        let strings: HashMap<&String, HashMap<String, String>> = languages
+            .iter()
             .map(|lang| {
-                let mut head = format!("<script type=\"importmap\">{map}</script>\n    ");
-                let preloads = graph.iter().cloned().chain(Some(format!("{LANGUAGE_DIR}{lang}.js")));
-                for url in preloads.filter_map(|name| self.versioned(&name)) {
-                    head.push_str(&format!("<link rel=\"modulepreload\" href=\"{url}\" />\n    "));
-                }
-                let page = insert_before_modules(&html, &head);
-                (lang, Asset::new("text/html; charset=utf-8", page.into_bytes(), newest), csp_source.clone())
+                let table = self.files.get(&format!("{LANGUAGE_DIR}{lang}.js"));
+                (
+                    lang,
+                    table
+                        .map(|t| render::strings(&String::from_utf8_lossy(&t.body.identity)))
+                        .unwrap_or_default(),
+                )
             })
             .collect();
+        let mut variants = Vec::new();
+        for view in std::iter::once(None).chain(views.iter().map(Some)) {
+            let graph = self.graph(entries.iter().cloned().chain(view.cloned()).collect());
+            let parts = self.string_parts(&graph);
+            let drawn = render::place_view(&html, view.map(String::as_str));
+            for lang in &languages {
+                let (drawn, missing) = render::translate(&drawn, lang, &strings[lang]);
+                if !missing.is_empty() {
+                    tracing::warn!(?view, lang, ?missing, "the page names strings that its language lacks");
+                }
+                let mut head = format!("<script type=\"importmap\">{map}</script>\n    ");
+                let strings = std::iter::once(format!("{LANGUAGE_DIR}{lang}.js"))
+                    .chain(parts.iter().map(|part| format!("{LANGUAGE_DIR}{part}/{lang}.js")));
+                for url in graph.iter().cloned().chain(strings).filter_map(|name| self.versioned(&name)) {
+                    head.push_str(&format!("<link rel=\"modulepreload\" href=\"{url}\" />\n    "));
+                }
+                let (page, scripts) = render::defer_entries(&insert_before_modules(&drawn, &head));
+                let scripts = std::iter::once(&map).chain(&scripts).map(|script| csp_source(script));
+                variants.push(Variant {
+                    view: view.cloned(),
+                    lang: lang.clone(),
+                    asset: Asset::new("text/html; charset=utf-8", page.into_bytes(), newest),
+                    inline: Inline { scripts: scripts.collect::<Vec<_>>().join(" "), styles: styles.clone() },
+                });
+            }
+        }
         Page { variants }
+    }
+
+    /// `html` with each `<link rel="stylesheet" href="/x.css" />` of a client file replaced by
+    /// the file itself in a `<style>`, and those files' texts: the first paint waits for no
+    /// request but the page's. A repeat visit gets the page's `304` all the same.
+    fn inline_styles(&self, html: &str) -> (String, Vec<String>) {
+        const OPEN: &str = "<link rel=\"stylesheet\" href=\"/";
+        let mut out = String::with_capacity(html.len());
+        let mut styles = Vec::new();
+        let mut rest = html;
+        while let Some(at) = rest.find(OPEN) {
+            let tail = &rest[at + OPEN.len()..];
+            let (Some(quote), Some(close)) = (tail.find('"'), tail.find('>')) else { break };
+            let css = self
+                .files
+                .get(&tail[..quote])
+                .filter(|asset| asset.content_type.starts_with("text/css"))
+                .map(|asset| String::from_utf8_lossy(&asset.body.identity).into_owned())
+                .filter(|css| !css.contains("</"));
+            out.push_str(&rest[..at]);
+            match css {
+                Some(css) => {
+                    out.push_str(&format!("<style>{css}</style>"));
+                    styles.push(css);
+                }
+                None => out.push_str(&rest[at..at + OPEN.len() + close + 1]),
+            }
+            rest = &tail[close + 1..];
+        }
+        out.push_str(rest);
+        (out, styles)
     }
 
     /// `{"imports": {"/app.js": "/app.js?v=…", …}}` for every module.
@@ -218,30 +306,62 @@ impl Assets {
         out
     }
 
-    /// Every module the page's module scripts import, directly or not, without the entries.
-    fn entry_graph(&self, html: &str) -> Vec<String> {
-        let entries: Vec<String> = html
-            .split("<script type=\"module\" src=\"/")
-            .skip(1)
-            .filter_map(|tail| tail.split(['"', '?']).next())
-            .map(str::to_owned)
-            .collect();
-        let mut seen: Vec<String> = entries.clone();
-        let mut order = Vec::new();
-        let mut next = entries.clone();
+    /// Every module `roots` import statically, directly or not, and the roots themselves, in
+    /// name order. The entries too: `render::defer_entries` imports them after the first paint.
+    fn graph(&self, roots: Vec<String>) -> Vec<String> {
+        let mut seen: Vec<String> = roots.clone();
+        let mut next = roots;
         while let Some(module) = next.pop() {
             let Some(asset) = self.files.get(&module) else { continue };
             for import in static_imports(&module, &String::from_utf8_lossy(&asset.body.identity)) {
                 if self.files.contains_key(&import) && !seen.contains(&import) {
                     seen.push(import.clone());
-                    order.push(import.clone());
                     next.push(import);
                 }
             }
         }
+        let mut order: Vec<String> =
+            seen.into_iter().filter(|module| self.files.contains_key(module)).collect();
         order.sort();
         order
     }
+
+    /// The parts of the strings (`i18n/{part}/`) that the modules of `graph` ask for at their top
+    /// (`await useStrings('lobby');`), in name order.
+    fn string_parts(&self, graph: &[String]) -> Vec<String> {
+        let mut parts: Vec<String> = graph
+            .iter()
+            .filter_map(|module| self.files.get(module))
+            .flat_map(|asset| used_strings(&String::from_utf8_lossy(&asset.body.identity)))
+            .collect();
+        parts.sort();
+        parts.dedup();
+        parts
+    }
+}
+
+/// The CSP source that lets the inline `text` run: `'sha256-…'`.
+fn csp_source(text: &str) -> String {
+    format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(Sha256::digest(text)))
+}
+
+/// The modules a page's module scripts load: `<script type="module" src="/app.js…">`.
+fn entries(html: &str) -> Vec<String> {
+    html.split("<script type=\"module\" src=\"/")
+        .skip(1)
+        .filter_map(|tail| tail.split(['"', '?']).next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The parts of the strings a module asks for at its top: `await useStrings('lobby');`.
+fn used_strings(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("await useStrings('")?.strip_suffix("');"))
+        .filter(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .map(str::to_owned)
+        .collect()
 }
 
 impl Asset {
@@ -256,12 +376,14 @@ impl Asset {
 }
 
 impl Page {
-    /// The variant for the first language of `Accept-Language` (`de-CH, fr;q=0.8`) that the
-    /// client has, else the default one, with the CSP source of its import map; the same
-    /// choice `i18n.js` makes from `navigator.languages`, which the browser also sends as
-    /// `Accept-Language`. The stored choice of a reader who picked another language wins in
-    /// the page, which then loads that language's strings instead.
-    pub fn variant(&self, accept_language: Option<&str>) -> (&Asset, &str) {
+    /// The variant for `view` (the module that draws the path asked for; `None`, or a view the
+    /// page was not made for, is the entry's graph alone) and the first language of
+    /// `Accept-Language` (`de-CH, fr;q=0.8`) that the client has, else the default one, with the
+    /// CSP sources of what it has inline; the same choice `i18n.js` makes from
+    /// `navigator.languages`, which the browser also sends as `Accept-Language`. The stored
+    /// choice of a reader who picked another language wins in the page, which then loads that
+    /// language's strings instead.
+    pub fn variant(&self, view: Option<&str>, accept_language: Option<&str>) -> (&Asset, &Inline) {
         let mut wanted: Vec<(f32, &str)> = accept_language
             .unwrap_or_default()
             .split(',')
@@ -275,17 +397,19 @@ impl Page {
             .filter(|(q, _)| *q > 0.0)
             .collect();
         wanted.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let view = view.filter(|view| self.variants.iter().any(|v| v.view.as_deref() == Some(*view)));
+        let of_view: Vec<&Variant> = self.variants.iter().filter(|v| v.view.as_deref() == view).collect();
         let chosen = wanted.iter().find_map(|(_, tag)| {
             let base = tag.get(..2)?.to_ascii_lowercase();
-            self.variants.iter().find(|(lang, _, _)| *lang == base)
+            of_view.iter().find(|v| v.lang == base)
         });
-        let (_, asset, csp) = chosen.unwrap_or(&self.variants[0]);
-        (asset, csp)
+        let variant = chosen.unwrap_or(&of_view[0]);
+        (&variant.asset, &variant.inline)
     }
 
     /// Whether the variants differ by language.
     pub fn by_language(&self) -> bool {
-        self.variants.len() > 1
+        self.variants.iter().any(|v| v.lang != self.variants[0].lang)
     }
 }
 
@@ -444,17 +568,38 @@ mod tests {
 
     #[test]
     fn the_page_for_the_readers_first_language_that_the_client_has() {
-        let asset = |text: &str| {
-            Asset::new("text/html; charset=utf-8", text.as_bytes().to_vec(), SystemTime::UNIX_EPOCH)
+        let variant = |view: Option<&str>, lang: &str| Variant {
+            view: view.map(str::to_owned),
+            lang: lang.to_owned(),
+            asset: Asset::new(
+                "text/html; charset=utf-8",
+                format!("{}{lang}", view.unwrap_or("")).into_bytes(),
+                SystemTime::UNIX_EPOCH,
+            ),
+            inline: Inline::default(),
         };
         let page = Page {
-            variants: ["en", "de", "fr"].iter().map(|l| (l.to_string(), asset(l), String::new())).collect(),
+            variants: [None, Some("lobby.js")]
+                .iter()
+                .flat_map(|view| ["en", "de", "fr"].map(|lang| variant(*view, lang)))
+                .collect(),
         };
-        let lang = |header: Option<&str>| page.variant(header).0.body.identity.clone();
+        let lang = |header: Option<&str>| page.variant(None, header).0.body.identity.clone();
         assert_eq!(lang(None), "en");
         assert_eq!(lang(Some("de-CH,de;q=0.9,en;q=0.8")), "de");
         assert_eq!(lang(Some("it, fr;q=0.5, en;q=0.4")), "fr");
         assert_eq!(lang(Some("en;q=0.2, FR-ca")), "fr");
         assert_eq!(lang(Some("de;q=0, it")), "en");
+        // The view's own variants; a view the page was not made for gets the entry's.
+        let view = |view: &str, header: &str| page.variant(Some(view), Some(header)).0.body.identity.clone();
+        assert_eq!(view("lobby.js", "fr"), "lobby.jsfr");
+        assert_eq!(view("room.js", "de"), "de");
+    }
+
+    #[test]
+    fn a_module_asks_for_its_strings_at_its_top() {
+        let source = "import { t, useStrings } from './i18n.js';\n\nawait useStrings('lobby');\n\
+                      // useStrings('not-at-the-top') in a comment\nawait useStrings(part);\n";
+        assert_eq!(used_strings(source), ["lobby"]);
     }
 }

@@ -1,0 +1,225 @@
+//! What the server draws into a page before any of its scripts runs, so that the first paint
+//! shows the page's words in the reader's language and, on the landing page, the whole first
+//! screen, and waits for no module (issue 28):
+//!
+//! - an element with `data-t="key"` gets the string `key` of the language's table
+//!   (`i18n/{lang}.js`, the first visit's) as its text, and `<html lang>` is the language;
+//! - `<template data-view="landing.js">…</template>` holds the first screen of a view as that
+//!   view's module draws it: it goes into `<main id="app">` of that view's page, and every such
+//!   template is left out of every page;
+//! - the entry script (`<script type="module" src="/app.js">`) becomes an inline module that
+//!   imports it once the browser has painted the page (at once in a hidden tab, where nothing
+//!   is painted): the modules, preloaded meanwhile, run after the first paint, not before it.
+//!
+//! Pure text in, text out; `assets.rs` calls these once per page, view and language at start-up.
+
+use std::collections::HashMap;
+
+/// The element that holds a view.
+const MAIN: &str = "<main id=\"app\"";
+const TEMPLATE: &str = "<template data-view=\"";
+const TEMPLATE_END: &str = "</template>";
+const ENTRY: &str = "<script type=\"module\" src=\"";
+
+/// The plain strings of a table (`export default { 'key': 'text', … }`, as prettier writes it):
+/// each single- or double-quoted value at the start of an entry. Plural forms (objects) are not
+/// read: a page's `data-t` names plain strings.
+pub fn strings(source: &str) -> HashMap<String, String> {
+    let mut found = HashMap::new();
+    let mut rest = source;
+    while let Some((key, after)) = next_key(rest) {
+        rest = after;
+        let value = after.trim_start();
+        if let Some((text, tail)) = literal(value) {
+            found.insert(key, text);
+            rest = tail;
+        }
+    }
+    found
+}
+
+/// The next `'key':` at the start of a line, and what follows its colon.
+fn next_key(source: &str) -> Option<(String, &str)> {
+    let mut rest = source;
+    loop {
+        let line_end = rest.find('\n').map_or(rest.len(), |at| at + 1);
+        let line = rest[..line_end].trim_start();
+        if let Some((key, tail)) = literal(line) {
+            if tail.starts_with(':') {
+                // Where the colon is in `rest`: `tail` ends where the line does.
+                let at = line_end - tail.len() + 1;
+                return Some((key, &rest[at..]));
+            }
+        }
+        if line_end == rest.len() {
+            return None;
+        }
+        rest = &rest[line_end..];
+    }
+}
+
+/// A JavaScript string literal at the start of `text` (`'…'` or `"…"`, with `\` escapes), and
+/// what follows it.
+fn literal(text: &str) -> Option<(String, &str)> {
+    let quote = text.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let mut out = String::new();
+    let mut chars = text[1..].char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c if c == quote => return Some((out, &text[1 + at + 1..])),
+            '\n' => return None,
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// `html` in `lang`: each `data-t="key"` element's text replaced by `strings[key]` (escaped),
+/// and `<html lang>`. The keys that `strings` lacks keep the page's own text; they are returned.
+pub fn translate(html: &str, lang: &str, strings: &HashMap<String, String>) -> (String, Vec<String>) {
+    let html = html.replacen("<html lang=\"en\"", &format!("<html lang=\"{lang}\""), 1);
+    let mut out = String::with_capacity(html.len());
+    let mut missing = Vec::new();
+    let mut rest = html.as_str();
+    while let Some(at) = rest.find("data-t=\"") {
+        let key_start = at + "data-t=\"".len();
+        let Some(key_len) = rest[key_start..].find('"') else { break };
+        let key = &rest[key_start..key_start + key_len];
+        // The element's text: from the end of its start tag to the next tag.
+        let (Some(open_end), Some(text_len)) = (
+            rest[key_start..].find('>').map(|i| key_start + i + 1),
+            rest[key_start..].find('>').and_then(|i| rest[key_start + i + 1..].find('<')),
+        ) else {
+            break;
+        };
+        out.push_str(&rest[..open_end]);
+        match strings.get(key) {
+            Some(text) => out.push_str(&escape(text)),
+            None => {
+                missing.push(key.to_owned());
+                out.push_str(&rest[open_end..open_end + text_len]);
+            }
+        }
+        rest = &rest[open_end + text_len..];
+    }
+    out.push_str(rest);
+    (out, missing)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// `html` with the template of `view` (if it has one) inside `<main id="app">`, and without
+/// any view's template.
+pub fn place_view(html: &str, view: Option<&str>) -> String {
+    let mut page = String::with_capacity(html.len());
+    let mut screen = None;
+    let mut rest = html;
+    while let Some(at) = rest.find(TEMPLATE) {
+        let Some(len) = rest[at..].find(TEMPLATE_END) else { break };
+        let template = &rest[at..at + len];
+        let name_end = template[TEMPLATE.len()..].find('"').map_or(0, |i| TEMPLATE.len() + i);
+        let body = template.find('>').map_or("", |i| &template[i + 1..]);
+        if view.is_some_and(|view| view == &template[TEMPLATE.len()..name_end]) {
+            screen = Some(body.trim().to_owned());
+        }
+        page.push_str(rest[..at].trim_end_matches([' ', '\n']));
+        rest = &rest[at + len + TEMPLATE_END.len()..];
+    }
+    page.push_str(rest);
+    let (Some(screen), Some(main)) = (screen, page.find(MAIN)) else { return page };
+    let Some(open_end) = page[main..].find('>').map(|i| main + i + 1) else { return page };
+    format!("{}{screen}{}", &page[..open_end], &page[open_end..])
+}
+
+/// `html` with each entry script (`<script type="module" src="/app.js?v=…"></script>`) turned
+/// into an inline module that imports its plain URL (which the import map versions) after the
+/// first paint, and those inline modules' texts, for the CSP.
+pub fn defer_entries(html: &str) -> (String, Vec<String>) {
+    let mut out = String::with_capacity(html.len());
+    let mut inline = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find(ENTRY) {
+        let src_start = at + ENTRY.len();
+        let Some(src_len) = rest[src_start..].find('"') else { break };
+        let Some(end) = rest[src_start..].find("</script>").map(|i| src_start + i + "</script>".len()) else {
+            break;
+        };
+        let src = &rest[src_start..src_start + src_len];
+        let plain = src.split('?').next().unwrap_or(src);
+        let script = format!(
+            "const start = () => import('{plain}');\n      \
+             if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(start));\n      \
+             else start();"
+        );
+        out.push_str(&rest[..at]);
+        out.push_str(&format!("<script type=\"module\">\n      {script}\n    </script>"));
+        inline.push(format!("\n      {script}\n    "));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    (out, inline)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tables_plain_strings_are_read() {
+        let source = "// English.\nexport default {\n  'nav.skip': 'Skip to the game',\n  'landing.tagline':\n    \
+                      'A card game: the Marshal\\'s \"hunt\"',\n  'n.cards': { one: '1 card', other: '{n} cards' },\n  \
+                      \"x.y\": \"double\",\n};\n";
+        let strings = strings(source);
+        assert_eq!(strings["nav.skip"], "Skip to the game");
+        assert_eq!(strings["landing.tagline"], "A card game: the Marshal's \"hunt\"");
+        assert_eq!(strings["x.y"], "double");
+        assert!(!strings.contains_key("n.cards"));
+    }
+
+    #[test]
+    fn marked_text_is_translated_and_escaped_and_a_missing_key_keeps_the_text() {
+        let strings: HashMap<String, String> =
+            [("a".to_owned(), "Spiel <& \"Jagd\">".to_owned())].into_iter().collect();
+        let html = "<html lang=\"en\"><p class=\"x\" data-t=\"a\">Game</p><b data-t=\"b\">Kept</b></html>";
+        let (out, missing) = translate(html, "de", &strings);
+        assert_eq!(
+            out,
+            "<html lang=\"de\"><p class=\"x\" data-t=\"a\">Spiel &lt;&amp; &quot;Jagd&quot;&gt;</p>\
+             <b data-t=\"b\">Kept</b></html>"
+        );
+        assert_eq!(missing, ["b"]);
+    }
+
+    #[test]
+    fn a_views_template_goes_into_main_and_no_template_stays() {
+        let html = "<body>\n<main id=\"app\" tabindex=\"-1\"></main>\n    <template data-view=\"landing.js\">\n  \
+                    <div>first</div>\n</template>\n    <template data-view=\"lobby.js\"><i>l</i></template>\n</body>";
+        assert_eq!(
+            place_view(html, Some("landing.js")),
+            "<body>\n<main id=\"app\" tabindex=\"-1\"><div>first</div></main>\n</body>"
+        );
+        assert_eq!(
+            place_view(html, Some("room.js")),
+            "<body>\n<main id=\"app\" tabindex=\"-1\"></main>\n</body>"
+        );
+        assert_eq!(place_view(html, None), place_view(html, Some("room.js")));
+    }
+
+    #[test]
+    fn the_entry_is_imported_after_the_first_paint() {
+        let html = "<head><script type=\"module\" src=\"/app.js?v=0123\"></script></head>";
+        let (out, inline) = defer_entries(html);
+        assert!(!out.contains("src="), "{out}");
+        assert!(out.contains("import('/app.js')"), "{out}");
+        assert!(out.contains("requestAnimationFrame"), "{out}");
+        assert_eq!(inline.len(), 1);
+        assert!(out.contains(&format!("<script type=\"module\">{}</script>", inline[0])), "{out}");
+    }
+}

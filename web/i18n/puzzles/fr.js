@@ -1,0 +1,30 @@
+// French strings of the puzzles (`/puzzles`), loaded with its page (`useStrings('puzzles')` in
+// i18n.js), not on a first visit.
+export default {
+  'puzzle.title': 'Énigmes',
+  'puzzle.theme.certain': 'Une annonce est sûre : trouve-la',
+  'puzzle.theme.finds_all': 'Une annonce de plusieurs nombres trouve tout',
+  'puzzle.theme.cover': 'Reste caché : quelle cachette poser ?',
+  'puzzle.ask.certain': 'Un nombre est sûrement une cachette. Annonce-le.',
+  'puzzle.ask.finds_all': 'Chaque cachette est sûre. Annonce-les toutes à la fois.',
+  'puzzle.ask.cover': 'Quelle cachette laisse à la Marshall la plus petite chance ?',
+  'puzzle.youPlay': 'Tu joues : {role}',
+  'puzzle.rating': 'Classement de l’énigme {rating}',
+  'puzzle.yourRating': 'ton classement aux énigmes {rating}',
+  'puzzle.trail': 'La piste',
+  'puzzle.pick': 'Choisis ta réponse',
+  'puzzle.answerWith': 'Répondre {numbers}',
+  'puzzle.solved': 'Résolue !',
+  'puzzle.failed': 'Pas cette fois.',
+  'puzzle.why.certain':
+    '{answer} est une cachette sur chaque piste compatible ; aucun autre nombre sur plus de {next} %.',
+  'puzzle.why.finds_all': 'Chaque cachette est sûre : {answer}. Les annoncer toutes à la fois les trouve toutes.',
+  'puzzle.why.cover': '{answer} lui laisse {best} % de chances de la nommer ; le meilleur autre choix, {next} %.',
+  'puzzle.next': 'Énigme suivante',
+  'puzzle.error.no_puzzles': 'Il n’y a pas encore d’énigmes.',
+  'puzzle.error.already_answered': 'Cette énigme a déjà reçu une réponse.',
+  'puzzle.error.attempt_unknown': 'Charge l’énigme suivante.',
+  'puzzle.error.bad_answer': 'Cette réponse ne peut pas être vérifiée.',
+  'puzzle.error.puzzle_not_found': 'Cette énigme n’existe pas.',
+  'puzzle.error.unavailable': 'Le serveur n’a pas pu le faire maintenant ; réessaie.',
+};
