@@ -62,6 +62,14 @@ pub struct Config {
     #[arg(long, env = "FUGITIVE_SOCKET_QUEUE", default_value_t = 32)]
     pub socket_queue: usize,
 
+    /// How many times a socket's writer lets the other tasks run before it writes what waits
+    /// (0: at once). Each frame that waits is written in the same `write` call, so a reply and
+    /// the delta queued beside it cost one system call; a wait lets the reply that follows an
+    /// actor's delta join it (BENCHMARKS.md, issue 28).
+    #[arg(long, env = "FUGITIVE_SOCKET_WRITE_YIELDS", default_value_t = 0,
+          value_parser = clap::value_parser!(u8).range(0..=8))]
+    pub socket_write_yields: u8,
+
     /// The kernel's send buffer of each connection, in bytes (default: the system's, which on
     /// Linux grows up to `net.ipv4.tcp_wmem`'s maximum, 4 MiB). A smaller one bounds what a
     /// client that stops reading holds in the kernel; the socket's queue then keeps only what

@@ -2,11 +2,17 @@
 //! but for the state frames, `frames.rs`).
 //!
 //! Before the upgrade: the `Origin` allowlist (cross-site WebSocket hijacking) and the server's
-//! socket cap. After it, the socket is split: a writer task drains the socket's queue (a
-//! [`Mailbox`] fed by the room actor and by the reader) and pings; the reader loop parses client messages, limits
-//! their rate, times out idle peers and peers that never say `hello`, and asks the room.
-//! Whichever ends first ends the other. A socket the server closes is drained of what the peer
-//! still sends until the peer answers the close, so the close frame is not lost to a reset.
+//! socket cap. After it, the socket is split into two futures of one task (a task of its own
+//! for the writer cost about a kilobyte per socket): the writer drains the socket's queue (a
+//! [`Mailbox`] fed by the room actor and by the reader) and pings; the reader loop parses client
+//! messages, limits their rate, times out idle peers and peers that never say `hello`, and asks
+//! the room. Whichever ends first ends the other. A socket the server closes is drained of what
+//! the peer still sends until the peer answers the close, so the close frame is not lost to a
+//! reset.
+//!
+//! The writer writes every frame that waits in one `write` call (a reply and the delta queued
+//! beside it are one system call, not two), after letting the other tasks run
+//! `--socket-write-yields` times.
 //!
 //! Close codes: 1001 server shutting down, 1007 text not UTF-8, 1008 flooding / idle / too
 //! slow / no `hello` in time, 1009 message too big, 1011 server error, 1013 room full (of
@@ -78,15 +84,25 @@ fn upgrade_as(
         return AppError::TooManySockets.into_response();
     };
     let max = app.config.max_message_bytes;
-    // Small buffers: axum's defaults cost about 128 KiB per socket. The write buffer may grow
-    // to one large `state` frame, but no further.
-    ws.read_buffer_size(4096)
-        .write_buffer_size(0)
+    // Small buffers: axum's defaults cost about 128 KiB per socket. The read buffer grows to a
+    // message's length when its header says so (at most `max`); client messages are a few
+    // hundred bytes, and 4 KiB here was a third of an idle socket's memory. The writer flushes
+    // what waits itself; the write buffer holds what waits up to `WRITE_BATCH` bytes (more is
+    // written at once), and keeps the capacity of the largest batch.
+    ws.read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BATCH)
         .max_write_buffer_size(1 << 20)
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| serve(socket, app, protocol, Uuid::parse_str(&room).ok(), permit))
 }
+
+/// The read buffer a socket starts with (tungstenite's `in_buffer`).
+const READ_BUFFER: usize = 512;
+
+/// Frames that wait are gathered in the write buffer up to about this many bytes before a
+/// `write` call; the writer flushes the rest once the queue is empty.
+const WRITE_BATCH: usize = 8 * 1024;
 
 /// `GET /api/origin?origin=…`: whether a page of that origin may open a WebSocket. A browser
 /// cannot read the answer to a refused upgrade, so the web client asks here when its socket
@@ -127,8 +143,10 @@ async fn serve(
     let (sink, mut stream) = socket.split();
     let queue = Mailbox::new(app.config.socket_queue);
     let (close, closing) = oneshot::channel();
-    let mut writer = tokio::spawn(write(sink, queue.clone(), closing, app.config.ping_interval));
-    // Set once `writer` has been awaited to completion: a `JoinHandle` is polled only once.
+    let yields = app.config.socket_write_yields;
+    let writer = write(sink, queue.clone(), closing, app.config.ping_interval, yields);
+    tokio::pin!(writer);
+    // Set once `writer` has been polled to completion: a finished future is not polled again.
     let mut written = false;
     let mut session = None;
     let end = match load(&app, room).await {
@@ -156,20 +174,31 @@ async fn serve(
     if let Some(Session { room, joined: Some(socket), .. }) = &session {
         room.leave(*socket).await;
     }
+    if written {
+        return;
+    }
+    // The writer sends the close frame (or flushes the close reply tungstenite queued, when
+    // the peer closed), each for a bounded time.
+    let finish = async {
+        let _ = tokio::time::timeout(CLOSE_DRAIN, &mut writer).await;
+    };
     match end {
-        End::Close(kick) if !written => {
+        End::Close(kick) => {
             tracing::debug!(code = kick.code, reason = kick.reason, "closing a socket");
             let _ = close.send(kick);
             // Read (and drop) what the peer still sends until it answers the close, for a
             // bounded time: a socket dropped with unread data is reset by the kernel, and the
             // peer would never see the close frame (1006 instead of the code).
-            let drain = async { while let Some(Ok(_)) = stream.next().await {} };
-            let _ = tokio::time::timeout(CLOSE_DRAIN, drain).await;
+            let drain = async {
+                let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+                let _ = tokio::time::timeout(CLOSE_DRAIN, drain).await;
+            };
+            tokio::join!(drain, finish);
         }
-        _ => drop(close),
-    }
-    if !written && tokio::time::timeout(CLOSE_DRAIN, &mut writer).await.is_err() {
-        writer.abort();
+        End::Gone => {
+            drop(close);
+            finish.await;
+        }
     }
 }
 
@@ -354,11 +383,15 @@ fn read_error(error: axum::Error) -> End {
 }
 
 /// Drains the socket's queue into the socket and pings; sends the close frame when told.
+/// Every frame that waits goes out in one `write` call (up to `WRITE_BATCH` bytes), after
+/// `yields` turns of the other tasks (for frames about to be queued, such as the reply that
+/// follows an actor's delta).
 async fn write(
     mut sink: SplitSink<WebSocket, Message>,
     queue: Arc<Mailbox>,
     mut close: oneshot::Receiver<Kick>,
     ping_every: Duration,
+    yields: u8,
 ) {
     let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
     loop {
@@ -378,7 +411,7 @@ async fn write(
                 return;
             }
             frame = queue.recv() => {
-                if sink.send(Message::Text(frame)).await.is_err() {
+                if write_waiting(&mut sink, &queue, frame, yields).await.is_err() {
                     return;
                 }
             }
@@ -389,6 +422,25 @@ async fn write(
             }
         }
     }
+}
+
+/// Writes `first` and every frame queued behind it (also those queued while the writer yields
+/// `yields` times), then flushes: one `write` call for all of them when they fit in
+/// `WRITE_BATCH` bytes.
+async fn write_waiting(
+    sink: &mut SplitSink<WebSocket, Message>,
+    queue: &Mailbox,
+    first: protocol::Frame,
+    yields: u8,
+) -> Result<(), axum::Error> {
+    sink.feed(Message::Text(first)).await?;
+    for _ in 0..yields {
+        tokio::task::yield_now().await;
+    }
+    while let Some(frame) = queue.try_recv() {
+        sink.feed(Message::Text(frame)).await?;
+    }
+    sink.flush().await
 }
 
 /// A token bucket: `rate` messages per second, bursts of twice as many.

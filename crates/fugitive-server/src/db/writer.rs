@@ -25,9 +25,10 @@
 //! Several nodes may share one PostgreSQL database. An action whose (room, game, number) another
 //! node stored first is answered [`DbError::Conflict`] alone (the rest of its batch is stored):
 //! its room reads the log and decides again. The batch's rows are written in the order of
-//! their rooms, so two nodes' batches never wait for each other in a cycle. In the same
-//! transaction the writer `NOTIFY`s the other nodes of each stored action, so they hear of it
-//! exactly when it is committed.
+//! their rooms, so two nodes' batches never wait for each other in a cycle. On PostgreSQL the
+//! whole batch is one statement (`writer/batch.rs`), not two round trips per action. In the
+//! same transaction the writer `NOTIFY`s the other nodes of each stored action, so they hear of
+//! it exactly when it is committed.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -195,7 +196,7 @@ impl SqliteThread {
 
 /// What became of one action of a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Written {
+pub(crate) enum Written {
     Stored,
     /// Its room expired first.
     Expired,
@@ -368,7 +369,7 @@ impl Run {
             match &mut self.target {
                 Target::Connection(connection) => {
                     let tx = connection.begin().await;
-                    commit(tx, &mut taken.batch, &self.counters, fail, self.node).await;
+                    commit(tx, &mut taken.batch, &self.counters, fail, (self.node, Rows::EachAction)).await;
                 }
                 Target::Thread(thread) => {
                     let started = Instant::now();
@@ -380,7 +381,7 @@ impl Run {
                     let mut batch = std::mem::replace(&mut taken.batch, Vec::with_capacity(max_batch));
                     in_flight.spawn(async move {
                         let tx = pool.begin().await;
-                        commit(tx, &mut batch, &counters, fail, node).await;
+                        commit(tx, &mut batch, &counters, fail, (node, Rows::OneStatement)).await;
                     });
                 }
             }
@@ -416,18 +417,27 @@ impl Run {
     }
 }
 
+/// How a batch's rows are written through sqlx.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rows {
+    /// A statement per row (SQLite's sqlx connection).
+    EachAction,
+    /// PostgreSQL: the whole batch in one statement (`batch.rs`).
+    OneStatement,
+}
+
 /// Stores the batch in one transaction (begun as `tx`) and answers every room in it.
 async fn commit(
     tx: Result<Transaction<'_, Any>, sqlx::Error>,
     batch: &mut Vec<Pending>,
     counters: &Counters,
     fail: Fail,
-    node: Option<Uuid>,
+    (node, rows): (Option<Uuid>, Rows),
 ) {
     let appends: Vec<Append> = batch.iter().map(|p| p.append).collect();
     let started = Instant::now();
     let result = match tx {
-        Ok(tx) => store(tx, &appends, fail, node).await,
+        Ok(tx) => store(tx, &appends, fail, (node, rows)).await,
         Err(error) => Err(error.into()),
     };
     answer(batch, result, counters, started.elapsed());
@@ -489,15 +499,21 @@ async fn store(
     mut tx: Transaction<'_, Any>,
     batch: &[Append],
     fail: Fail,
-    node: Option<Uuid>,
+    (node, rows): (Option<Uuid>, Rows),
 ) -> Result<Vec<Written>, DbError> {
-    let mut written = vec![Written::Stored; batch.len()];
     // In the order of the rooms: every node locks rooms' rows in the same order.
     let mut order: Vec<usize> = (0..batch.len()).collect();
     order.sort_by_key(|&i| (batch[i].room, batch[i].game, batch[i].number));
-    for &i in &order {
-        written[i] = write(&mut tx, &batch[i]).await?;
-    }
+    let written = match rows {
+        Rows::OneStatement => batch::write_all(&mut tx, batch).await?,
+        Rows::EachAction => {
+            let mut written = vec![Written::Stored; batch.len()];
+            for &i in &order {
+                written[i] = write(&mut tx, &batch[i]).await?;
+            }
+            written
+        }
+    };
     let endings = endings(batch, &written);
     if !endings.is_empty() {
         super::ratings::settle(&mut tx, &endings).await?;
@@ -665,5 +681,6 @@ fn store_sqlite(
     Ok(written)
 }
 
+mod batch;
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use axum::extract::ws::Utf8Bytes;
 use fugitive_core::{
     Action, ActionError, ByRole, Candidates, Card, Event, EventCard, LegalActions, Role, TrailCard, View,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
@@ -186,6 +186,38 @@ pub fn parse(text: &str) -> Result<ClientMessage, Reply> {
 /// # Errors
 /// The [`Reply`] to send back: `malformed`, `bad_version` or `unknown_message`.
 pub fn parse_as(protocol: Protocol, text: &str) -> Result<ClientMessage, Reply> {
+    match parse_action(protocol, text) {
+        Some(message) => Ok(message),
+        None => parse_envelope(protocol, text),
+    }
+}
+
+/// The message of nearly every frame, an action, read straight into its types: no
+/// `serde_json::Value` tree of the whole message first. `None` for any text that is not
+/// exactly a well-formed action of `protocol` (another type, another version, an array, an
+/// escaped `type`, a duplicate field, a bad action…): [`parse_envelope`] reads it, with its
+/// error, and would read this one the same.
+fn parse_action(protocol: Protocol, text: &str) -> Option<ClientMessage> {
+    #[derive(Deserialize)]
+    struct ActionMessage<'a> {
+        v: u64,
+        seq: u64,
+        #[serde(rename = "type", borrow)]
+        kind: &'a str,
+        action: Action,
+    }
+    // A struct also reads from a JSON array; a message is an object.
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let message: ActionMessage<'_> = serde_json::from_str(text).ok()?;
+    (message.v == protocol.number() && message.kind == "action")
+        .then_some(ClientMessage { seq: message.seq, request: Request::Action(message.action) })
+}
+
+/// Reads any client message through its envelope (a JSON object's fields), with an error
+/// [`Reply`] for each way it can be wrong.
+fn parse_envelope(protocol: Protocol, text: &str) -> Result<ClientMessage, Reply> {
     let malformed = |seq, message: String| Reply::error(seq, code::MALFORMED, message);
     let value: Value = serde_json::from_str(text).map_err(|e| malformed(None, format!("not JSON: {e}")))?;
     let Value::Object(mut fields) = value else {
@@ -579,6 +611,43 @@ mod tests {
         // A code that says it all has no reason.
         let text = encode(&ServerMessage::Reply(&Reply::refused(Some(7), &ActionError::EmptyGuess)));
         assert!(!text.as_str().contains("reason"), "{}", text.as_str());
+    }
+
+    #[test]
+    fn an_action_read_straight_into_its_types_reads_as_through_the_envelope() {
+        let texts = [
+            r#"{"v":2,"seq":2,"type":"action","action":{"type":"draw","deck":2}}"#,
+            r#" {"action":{"deck":1,"type":"draw"},"seq":9,"type":"action","v":2,"extra":[1]}"#,
+            r#"{"v":2,"seq":2,"type":"action","action":{"type":"draw","deck":2},"seq":3}"#,
+            r#"{"v":2,"seq":2,"type":"\u0061ction","action":{"type":"draw","deck":2}}"#,
+            r#"[2,2,"action",{"type":"draw","deck":2}]"#,
+            r#"{"v":1,"seq":2,"type":"action","action":{"type":"draw","deck":2}}"#,
+            r#"{"v":2,"seq":-1,"type":"action","action":{"type":"draw","deck":2}}"#,
+            r#"{"v":2,"seq":1.0,"type":"action","action":{"type":"draw","deck":2}}"#,
+            r#"{"v":2,"seq":2,"type":"rematch","action":{"type":"draw","deck":2}}"#,
+            r#"{"v":2,"seq":2,"type":"action","action":{"type":"time_out"}}"#,
+            r#"{"v":2,"seq":2,"type":"action"}"#,
+            r#"{"v":2,"seq":2,"type":"action","action":null}"#,
+        ];
+        let read = |result: Result<ClientMessage, Reply>| match result {
+            Ok(message) => format!("{} {:?}", message.seq, message.request),
+            Err(reply) => format!("{:?} {:?} {:?}", reply.seq, reply.code(), reply.error.map(|e| e.message)),
+        };
+        for text in texts {
+            let typed = parse_action(Protocol::V2, text);
+            if let Some(message) = &typed {
+                assert!(matches!(message.request, Request::Action(_)), "{text}");
+            }
+            let general = read(parse_envelope(Protocol::V2, text));
+            assert_eq!(read(parse_as(Protocol::V2, text)), general, "{text}");
+            if let Some(message) = typed {
+                assert_eq!(read(Ok(message)), general, "{text}");
+            }
+        }
+        // The common action is read the typed way, the odd ones the general way.
+        assert!(parse_action(Protocol::V2, texts[0]).is_some());
+        assert!(parse_action(Protocol::V2, texts[1]).is_some());
+        assert!(texts[2..].iter().all(|text| parse_action(Protocol::V2, text).is_none()));
     }
 
     #[test]
