@@ -26,7 +26,6 @@ const NICE: &str = "nice";
 
 /// A short game every deal allows (he always holds 1, 2 and 3): he hides at 1 and 3, she
 /// misses once with 2, then finds 1 and 3.
-
 fn script() -> Vec<(Role, Value)> {
     let f = Role::Fugitive;
     let m = Role::Marshal;

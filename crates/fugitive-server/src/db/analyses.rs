@@ -23,6 +23,9 @@ pub enum AnalysisRow {
     },
 }
 
+/// An analysis row's columns: result, done, total, expired (0 or 1), ahead.
+type RowColumns = (Option<String>, i64, i64, i64, Option<i64>);
+
 /// The claim on a game's analysis.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Claim {
@@ -84,7 +87,7 @@ impl Db {
     /// On a database failure.
     pub async fn load_analysis(&self, room: Uuid, game: u64) -> Result<Option<AnalysisRow>, DbError> {
         let now = self.claim_now();
-        let row: Option<(Option<String>, i64, i64, i64, Option<i64>)> = sqlx::query_as(&format!(
+        let row: Option<RowColumns> = sqlx::query_as(&format!(
             "SELECT result, done, total, CASE WHEN expires_at < {now} THEN 1 ELSE 0 END, ahead \
              FROM analyses WHERE room_id = $1 AND game = $2"
         ))
