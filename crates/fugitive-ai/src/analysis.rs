@@ -9,13 +9,15 @@
 //!   [`Deduction::hideout_share`] of a number she may name (1 when a number is certain). It is
 //!   also the chance that her best next guess finds a hideout, the chart's first line.
 //! - **A guess of hers** (a turn's guess or one in the Manhunt) is worth its chance of being
-//!   right: every named number a face-down hideout. It is exact when at most one named number is
-//!   uncertain (the others are certain, share 1): the uncertain one's share. With two or more
-//!   uncertain numbers the notepad gives only each number's share, so the smallest of them (an
-//!   upper bound) is used and the move is marked an [`Estimate::Joint`]. The best single number
-//!   is the one with the largest share; the best multi-number guess, by expected reveal (chance ×
-//!   numbers named), is the certain numbers, alone or with the best uncertain one (guesses of
-//!   two uncertain numbers are not tried: their joint chance is not in the notepad).
+//!   right: every named number a face-down hideout, counted exactly over complete worlds
+//!   ([`Joint`]: the worlds on which it would be wrong are those that fit her view with that
+//!   guess added as a wrong one). Only where that count outgrows its budget (or would keep more
+//!   than 32 open wrong guesses) is a guess of two or more uncertain numbers given the smallest
+//!   of their shares (an upper bound) and marked an [`Estimate::Joint`]. The best single number
+//!   is the one with the largest share; the best multi-number guess, by expected reveal (chance
+//!   × numbers named), names every certain number she may name (one more keeps the chance and
+//!   adds to the reveal) with the best set of the [`MULTI_CANDIDATES`] uncertain numbers with
+//!   the largest shares (see `best_multi`).
 //! - **A placement, a pass, or the end of his opening** is worth one minus her chance in the
 //!   view it leaves her (the view before her draw). Her view shows only how many sprint cards
 //!   lie under a hideout, so every hideout with the same count leaves her the same view: his
@@ -47,7 +49,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::deduction::Deduction;
+use crate::deduction::{Deduction, Joint};
 use crate::fugitive::FugitiveBot;
 use crate::marshal::MarshalBot;
 use crate::sim::MAX_ACTIONS;
@@ -289,6 +291,10 @@ fn scored(role: Role, action: Action, worth: f64, best_worth: f64) -> MoveAnalys
     }
 }
 
+/// How many uncertain numbers the best multi-number guess is chosen among: those with the
+/// largest shares (see [`best_multi`]).
+pub const MULTI_CANDIDATES: usize = 6;
+
 /// A guess of hers, from her view `before` it.
 fn guess(before: &Game, after_guess: &Game, action: Action) -> MoveAnalysis {
     let (view, deduction, mut estimate) = notepad(before);
@@ -299,33 +305,93 @@ fn guess(before: &Game, after_guess: &Game, action: Action) -> MoveAnalysis {
     };
     let certain = deduction.certain();
     let uncertain = named.difference(certain);
-    let worth = uncertain.iter().map(share).fold(1.0, f64::min);
-    if uncertain.len() >= 2 && estimate.is_none() {
-        estimate = Some(Estimate::Joint);
-    }
+    let joint = if deduction.exact() { Joint::of(&view) } else { None };
+    let exact = |numbers: Cards| joint.as_ref().and_then(|j| j.share(numbers));
+    let worth = match uncertain.len() {
+        0 if named.is_empty() => 0.0,
+        0 | 1 => uncertain.iter().map(share).fold(1.0, f64::min),
+        _ => exact(named).unwrap_or_else(|| {
+            estimate.get_or_insert(Estimate::Joint);
+            uncertain.iter().map(share).fold(1.0, f64::min)
+        }),
+    };
     let open = open(&view);
     let single = open.iter().max_by(|a, b| share(*a).total_cmp(&share(*b))).unwrap_or(Card::ESCAPE);
-    let sure = certain.intersection(open);
-    let best_uncertain = open.difference(sure).iter().max_by(|a, b| share(*a).total_cmp(&share(*b)));
-    let alone = (sure.len() as f64, sure, 1.0);
-    let with =
-        best_uncertain.map(|x| ((sure.len() + 1) as f64 * share(x), sure.with(x), share(x))).unwrap_or(alone);
     let single_guess = before.single_guess() || before.phase() == Phase::Manhunt;
-    let (multi_reveal, multi, multi_chance) =
-        if single_guess || sure.is_empty() || with.0 > alone.0 { with } else { alone };
+    let (multi, multi_chance) = if single_guess {
+        (Cards::from(single), share(single))
+    } else {
+        best_multi(joint.as_ref(), &deduction, open)
+    };
     let mut analysed = scored(Role::Marshal, action, worth, share(single).max(worth));
     analysed.best_guess = Some(BestGuess {
         single,
         single_chance: share(single),
-        multi: if single_guess { Cards::from(single) } else { multi },
-        multi_chance: if single_guess { share(single) } else { multi_chance },
-        multi_reveal: if single_guess { share(single) } else { multi_reveal },
+        multi,
+        multi_chance,
+        multi_reveal: multi_chance * multi.len() as f64,
     });
     let (next_guess, cover, after_estimate) = after(after_guess);
     analysed.next_guess = next_guess;
     analysed.cover = cover;
     analysed.estimate = estimate.or(after_estimate);
     analysed
+}
+
+/// The multi-number guess with the best expected reveal (chance × numbers named) and its
+/// chance. A best guess names every certain number she may name (one more certain number keeps
+/// the chance and adds one to the reveal), so the candidates are those numbers with each set
+/// of the [`MULTI_CANDIDATES`] uncertain numbers with the largest shares (the empty set too,
+/// when a number is certain), each chance counted exactly ([`Deduction::joint_shares`]). A set
+/// whose smallest share (a bound on its chance) cannot beat the best so far is not counted.
+/// Ties go to the larger chance, then to fewer numbers. Where the notepad is not exact, the
+/// guesses of two uncertain numbers or more are left out (their chance is not known), as
+/// before issue 26's fifth part.
+fn best_multi(joint: Option<&Joint>, deduction: &Deduction, open: Cards) -> (Cards, f64) {
+    let share = |n: Card| deduction.hideout_share(n);
+    let sure = deduction.certain().intersection(open);
+    let mut uncertain: Vec<Card> = open.difference(sure).iter().filter(|&n| share(n) > 0.0).collect();
+    uncertain.sort_by(|a, b| share(*b).total_cmp(&share(*a)).then(a.cmp(b)));
+    uncertain.truncate(MULTI_CANDIDATES);
+    let most = if joint.is_some() { uncertain.len() } else { 1 };
+    // Every subset of the candidates, by its bits: the guess, its bound, how many uncertain.
+    let mut sets: Vec<(Cards, f64, usize)> = (0u32..1 << uncertain.len())
+        .map(|bits| {
+            let picked: Vec<Card> =
+                uncertain.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, n)| *n).collect();
+            let bound = picked.iter().map(|&n| share(n)).fold(1.0, f64::min);
+            (sure.union(picked.iter().copied().collect()), bound, picked.len())
+        })
+        .filter(|(set, _, picked)| !set.is_empty() && *picked <= most)
+        .collect();
+    let reveal = |set: Cards, chance: f64| chance * set.len() as f64;
+    // The largest bounds on the reveal first: once a bound is below the best reveal, so are
+    // the rest.
+    sets.sort_by(|a, b| reveal(b.0, b.1).total_cmp(&reveal(a.0, a.1)).then(a.0.len().cmp(&b.0.len())));
+    const EPS: f64 = 1e-12;
+    let mut best: Option<(Cards, f64)> = None;
+    for (set, bound, picked) in sets {
+        if best.is_some_and(|(b, c)| reveal(set, bound) < reveal(b, c) - EPS) {
+            break;
+        }
+        let chance = match (picked, joint) {
+            (0 | 1, _) => bound,
+            (_, Some(joint)) => match joint.share(set) {
+                Some(chance) => chance,
+                None => continue,
+            },
+            (_, None) => continue,
+        };
+        let better = best.is_none_or(|(b, c)| {
+            let (r, rb) = (reveal(set, chance), reveal(b, c));
+            r > rb + EPS
+                || (r >= rb - EPS && (chance > c + EPS || (chance >= c - EPS && set.len() < b.len())))
+        });
+        if better {
+            best = Some((set, chance));
+        }
+    }
+    best.unwrap_or((Cards::EMPTY, 0.0))
 }
 
 /// A placement, pass or end of the opening of his, against what else his hand allowed.

@@ -120,6 +120,14 @@ impl Deduction {
         }
     }
 
+    /// For each set of numbers, the exact share of consistent worlds on which every number of
+    /// it is a face-down hideout: the chance a guess naming them is right ([`Joint`]). `None`
+    /// where [`Joint::of`] or one of its counts is.
+    pub fn joint_shares(view: &MarshalView, guesses: &[Cards]) -> Option<Vec<f64>> {
+        let joint = Joint::of(view)?;
+        guesses.iter().map(|&numbers| joint.share(numbers)).collect()
+    }
+
     /// The hard Marshal's odds: per position, the numbers the exact count leaves (those with a
     /// consistent world), weighted as the trail count weighs them, each position's weights
     /// scaled to the same total (2^32). Weighing worlds (as [`Deduction::of`] does) prices in
@@ -216,6 +224,47 @@ impl Deduction {
 
     fn ratio(&self, count: u128) -> f64 {
         if self.worlds == 0 { 0.0 } else { count as f64 / self.worlds as f64 }
+    }
+}
+
+/// The chances of multi-number guesses, counted exactly: the worlds on which a guess of
+/// `numbers` would be wrong are counted as if she had just made it and it had been wrong (rule
+/// 4, [`Evidence::with_wrong_guess`]); the others are the worlds on which it is right. One
+/// exact count per guess, whatever its size.
+#[derive(Clone, Debug)]
+pub struct Joint {
+    evidence: Evidence,
+    facts: Facts,
+    allowed: Vec<Cards>,
+    total: u128,
+}
+
+impl Joint {
+    /// The counter of her view, `None` where [`Deduction::of`] is not exact or between the two
+    /// opening placements (she cannot guess then).
+    pub fn of(view: &MarshalView) -> Option<Joint> {
+        if crate::worlds::between_opening_placements(view.view()).is_some() {
+            return None;
+        }
+        let evidence = Evidence::read(view.view());
+        let facts = Facts::read(view.view())?;
+        let bound = from_trails(evidence.count_trails());
+        // A relaxation for every guess too: a number with no consistent trail has no world.
+        let allowed = allowed(&bound, evidence.positions().len());
+        let total = crate::worlds::count(&evidence, &facts, &allowed)?.total;
+        (total > 0).then_some(Joint { evidence, facts, allowed, total })
+    }
+
+    /// The share of consistent worlds on which every number of `numbers` is a face-down
+    /// hideout (1 for no number). `None` past the count's work budget, or when one more open
+    /// guess would exceed their budget ([`fugitive_core::MAX_OPEN_GUESSES`]).
+    pub fn share(&self, numbers: Cards) -> Option<f64> {
+        if numbers.is_empty() {
+            return Some(1.0);
+        }
+        let wrong = self.evidence.with_wrong_guess(numbers)?;
+        let wrong = crate::worlds::count(&wrong, &self.facts, &self.allowed)?.total;
+        Some(self.total.checked_sub(wrong)? as f64 / self.total as f64)
     }
 }
 

@@ -60,7 +60,7 @@ mod world;
 mod worlds;
 
 pub use analysis::{Analysis, BestGuess, Estimate, Mark, MoveAnalysis, Playouts, analyse};
-pub use deduction::{Candidate, Deduction, PositionCandidates};
+pub use deduction::{Candidate, Deduction, Joint, PositionCandidates};
 pub use fugitive::{Budget, DEFAULT_ROLLOUTS, FugitiveBot};
 pub use ladder::Ratings;
 pub use marshal::MarshalBot;

@@ -86,23 +86,35 @@ pub struct Puzzle {
 
 /// Every puzzle in the game so far, in the order its moments came.
 pub fn find(game: &Game) -> Vec<Puzzle> {
+    find_within(game, &mut || true).0
+}
+
+/// [`find`], asking `keep_going` before each moment it looks at: once it says `false` the
+/// search stops. Returns the puzzles found so far and whether every moment was looked at.
+pub fn find_within(game: &Game, keep_going: &mut dyn FnMut() -> bool) -> (Vec<Puzzle>, bool) {
     let Ok(mut replay) =
         Game::from_deal_with_events(game.rules(), game.deal().clone(), game.event_deal().clone())
     else {
-        return Vec::new();
+        return (Vec::new(), true);
     };
     if !game.rules().events.is_off() {
-        return Vec::new();
+        return (Vec::new(), true);
     }
     let mut found = Vec::new();
     for &(role, entry) in game.actions() {
+        if !keep_going() {
+            return (found, false);
+        }
         found.extend(at(&replay));
         if replay.apply_entry(role, entry).is_err() {
             break;
         }
     }
+    if !keep_going() {
+        return (found, false);
+    }
     found.extend(at(&replay));
-    found
+    (found, true)
 }
 
 /// The puzzle of this moment of `game`, if there is one.
@@ -231,6 +243,35 @@ mod tests {
                 assert!(puzzle.view.trail.iter().all(|t| t.face_up || t.card.is_none()));
             }
         }
+    }
+
+    #[test]
+    fn a_search_told_to_stop_stops_with_what_it_found() {
+        let mut game = Game::new(Setup::new(3u64));
+        let mut fugitive = crate::FugitiveBot::new(crate::Level::Medium, 3);
+        let mut marshal = crate::MarshalBot::new(crate::Level::Medium, 3);
+        while let Some(role) = game.to_move() {
+            let action = match role {
+                Role::Fugitive => fugitive.act(&FugitiveView::of(&game)),
+                Role::Marshal => marshal.act(&MarshalView::of(&game)),
+            };
+            game.apply(role, action.unwrap()).unwrap();
+        }
+        let moments = game.actions().len() + 1;
+        let mut asked = 0;
+        assert_eq!(find_within(&game, &mut || true), (find(&game), true));
+        let (found, complete) = find_within(&game, &mut || {
+            asked += 1;
+            false
+        });
+        assert_eq!((found.len(), complete, asked), (0, false, 1), "stopped before the first moment");
+        let mut left = moments / 2;
+        let (found, complete) = find_within(&game, &mut || {
+            left = left.saturating_sub(1);
+            left > 0
+        });
+        assert!(!complete);
+        assert!(find(&game).starts_with(&found), "the puzzles of the moments looked at");
     }
 
     #[test]

@@ -6,165 +6,11 @@
 //! allow, and keeps the worlds that agree with her view — written from the rules alone, not
 //! from the notepad's code. Small moments only: at most two draws of his.
 
-use std::collections::HashMap;
+mod common;
 
+use common::{brute_force, close, his_draws};
 use fugitive_ai::{Analysis, Estimate, Level, Mark, MarshalBot, MarshalView, Playouts, analyse};
-use fugitive_core::{Action, Card, Cards, Deck, Entry, Event, Game, Role, Seed, Setup};
-
-/// Worlds counted by the set of face-down hideouts they give.
-struct Worlds {
-    total: u128,
-    by_hideouts: HashMap<Cards, u128>,
-}
-
-impl Worlds {
-    /// The share of worlds on which every number of `numbers` is a face-down hideout.
-    fn joint(&self, numbers: Cards) -> f64 {
-        let n: u128 = self.by_hideouts.iter().filter(|(h, _)| numbers.is_subset(**h)).map(|(_, n)| n).sum();
-        n as f64 / self.total as f64
-    }
-
-    /// Her best chance: the largest share of a number she may name.
-    fn best(&self, open: Cards) -> f64 {
-        open.iter().map(|n| self.joint(Cards::from(n))).fold(0.0, f64::max)
-    }
-}
-
-/// What she saw, read from her view.
-struct Seen {
-    face_up: Vec<Option<Card>>,
-    sprint_count: Vec<usize>,
-    revealed_sprints: Vec<Option<Cards>>,
-    placed_at: Vec<usize>,
-    /// His draws: (time, deck).
-    draws: Vec<(usize, Deck)>,
-    /// Wrong guesses with the face-down positions then.
-    wrong: Vec<(Cards, Vec<usize>)>,
-    hers: Cards,
-    up: Cards,
-}
-
-fn seen(view: &MarshalView) -> Seen {
-    let v = view.view();
-    let n = v.trail.len() - 1;
-    let mut placed_at = vec![0; n + 1];
-    let mut down = vec![false; n + 1];
-    let mut draws = Vec::new();
-    let mut wrong = Vec::new();
-    for (at, event) in v.history.iter().enumerate() {
-        match *event {
-            Event::Drew { role: Role::Fugitive, deck, .. } => draws.push((at + 1, deck)),
-            Event::Placed { position, hideout, .. } => {
-                placed_at[position] = at + 1;
-                down[position] = hideout != Some(Card::ESCAPE);
-            }
-            Event::Revealed { position, .. } => down[position] = false,
-            Event::Guessed { numbers, right: false } => {
-                wrong.push((numbers, (1..=n).filter(|&j| down[j]).collect()));
-            }
-            _ => {}
-        }
-    }
-    Seen {
-        face_up: v.trail.iter().map(|t| t.card.filter(|_| t.face_up)).collect(),
-        sprint_count: v.trail.iter().map(|t| t.sprint_count).collect(),
-        revealed_sprints: v.trail.iter().map(|t| t.sprints.filter(|_| t.face_up)).collect(),
-        placed_at,
-        draws,
-        wrong,
-        hers: v.hands.marshal.cards.expect("her own view"),
-        up: v.face_up(),
-    }
-}
-
-fn k_subsets(from: Cards, k: usize) -> impl Iterator<Item = Cards> {
-    from.subsets().filter(move |s| s.len() == k)
-}
-
-fn brute_force(view: &MarshalView) -> Worlds {
-    let s = seen(view);
-    let mut worlds = Worlds { total: 0, by_hideouts: HashMap::new() };
-    let fixed: Cards = [1, 2, 3, 42].into_iter().filter_map(Card::new).collect();
-    for d1 in k_subsets(Deck::One.cards().difference(s.hers), 3) {
-        for d2 in k_subsets(Deck::Two.cards().difference(s.hers), 2) {
-            draw(&s, 0, fixed.union(d1).union(d2), &mut Vec::new(), &mut worlds);
-        }
-    }
-    worlds
-}
-
-/// Tries every card for his draw `i`, then the trails.
-fn draw(s: &Seen, i: usize, his: Cards, drawn: &mut Vec<(usize, Card)>, worlds: &mut Worlds) {
-    let Some(&(time, deck)) = s.draws.get(i) else {
-        let dealt = his.difference(drawn.iter().map(|d| d.1).collect());
-        trail(s, 1, dealt, drawn, Cards::EMPTY, 0, &mut Vec::new(), worlds);
-        return;
-    };
-    for card in deck.cards().difference(s.hers).difference(his).iter() {
-        drawn.push((time, card));
-        draw(s, i + 1, his.with(card), drawn, worlds);
-        drawn.pop();
-    }
-}
-
-/// Places position `j` from the cards he held then, less those `used`.
-#[allow(clippy::too_many_arguments)]
-fn trail(
-    s: &Seen,
-    j: usize,
-    dealt: Cards,
-    drawn: &[(usize, Card)],
-    used: Cards,
-    last: u8,
-    hideouts: &mut Vec<(usize, Card)>,
-    worlds: &mut Worlds,
-) {
-    if j == s.face_up.len() {
-        let ok = s.wrong.iter().all(|(numbers, down)| {
-            !numbers.iter().all(|n| hideouts.iter().any(|&(p, h)| h == n && down.contains(&p)))
-        });
-        if ok {
-            let down: Cards = hideouts.iter().filter(|(p, _)| s.face_up[*p].is_none()).map(|p| p.1).collect();
-            worlds.total += 1;
-            *worlds.by_hideouts.entry(down).or_default() += 1;
-        }
-        return;
-    }
-    let held = drawn
-        .iter()
-        .filter(|(t, _)| *t < s.placed_at[j])
-        .map(|d| d.1)
-        .collect::<Cards>()
-        .union(dealt)
-        .difference(used);
-    let choices: Vec<Card> = match s.face_up[j] {
-        Some(card) => held.contains(card).then_some(card).into_iter().collect(),
-        None => held.difference(s.up).difference(s.hers).iter().filter(|&h| h != Card::ESCAPE).collect(),
-    };
-    for h in choices {
-        if h.number() <= last {
-            continue;
-        }
-        let pool = held.without(h).without(Card::ESCAPE);
-        let stacks: Vec<Cards> = match s.revealed_sprints[j] {
-            Some(known) if known.is_subset(pool) => vec![known],
-            Some(_) => vec![],
-            None => k_subsets(pool.difference(s.up), s.sprint_count[j]).collect(),
-        };
-        for stack in stacks {
-            if h.number() - last > 3 + stack.sprint_value() {
-                continue;
-            }
-            hideouts.push((j, h));
-            trail(s, j + 1, dealt, drawn, used.with(h).union(stack), h.number(), hideouts, worlds);
-            hideouts.pop();
-        }
-    }
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
-}
+use fugitive_core::{Action, Card, Cards, Entry, Game, Role, Seed, Setup};
 
 /// Plays a seeded game: the easy Fugitive against the hard Marshal.
 fn seeded_game(seed: u64) -> (Setup, Vec<(Role, Entry)>) {
@@ -218,13 +64,11 @@ fn best_cover(before: &Game) -> f64 {
         .fold(0.0, f64::max)
 }
 
-fn his_draws(game: &Game) -> usize {
-    game.history().iter().filter(|e| matches!(e, Event::Drew { role: Role::Fugitive, .. })).count()
-}
-
 #[test]
 fn a_seeded_games_analysis_agrees_with_brute_force() {
     let mut checked = [0; 2];
+    // Her guesses, and best multi-number guesses, naming two uncertain numbers or more.
+    let mut joint = [0; 2];
     for seed in [3, 11] {
         let (setup, actions) = seeded_game(seed);
         let analysis: Analysis =
@@ -257,6 +101,21 @@ fn a_seeded_games_analysis_agrees_with_brute_force() {
                     close(best.multi_chance, worlds.joint(best.multi)),
                     "the best multi-number guess's chance"
                 );
+                if !before.single_guess() {
+                    assert!(
+                        close(best.multi_reveal, worlds.best_reveal(open)),
+                        "the best multi-number guess at step {}: {:?} reveals {}, the best of all guesses {}",
+                        m.step,
+                        best.multi,
+                        best.multi_reveal,
+                        worlds.best_reveal(open)
+                    );
+                    assert!(close(best.multi_reveal, best.multi_chance * best.multi.len() as f64));
+                }
+                let certain: Cards =
+                    open.iter().filter(|&n| close(worlds.joint(Cards::from(n)), 1.0)).collect();
+                joint[0] += usize::from(numbers.difference(certain).len() >= 2);
+                joint[1] += usize::from(best.multi.difference(certain).len() >= 2);
                 assert_eq!(m.mark, Mark::of(worlds.best(open) - worlds.joint(numbers)));
                 checked[1] += 1;
             } else {
@@ -268,7 +127,7 @@ fn a_seeded_games_analysis_agrees_with_brute_force() {
         }
         assert!(analysis.accuracy.marshal.is_some() && analysis.accuracy.fugitive.is_some());
     }
-    eprintln!("checked {checked:?}");
+    eprintln!("checked {checked:?}, joint {joint:?}");
     assert!(checked[1] >= 3 && checked[0] >= 3, "enough moves were checked: {checked:?}");
 }
 
@@ -300,4 +159,62 @@ fn the_win_chance_is_played_out_and_ends_with_the_result() {
     assert_eq!(last.fugitive_wins, Some(0.0), "the hard Marshal won this game");
     assert!(analysis.moves.iter().all(|m| m.fugitive_wins.is_some_and(|w| (0.0..=1.0).contains(&w))));
     assert!(analysis.moves.iter().all(|m| m.estimate != Some(Estimate::Budget)));
+}
+
+/// The exact joint chance of a multi-number guess (`Joint`), against the brute force: at every
+/// moment of the seeded games where she is to guess with two face-down hideouts or more (and he
+/// drew at most once), every pair and triple of the numbers she may name that are hideouts on
+/// some world. Then her guess of two uncertain numbers in such a moment is analysed exactly.
+#[test]
+fn the_joint_chance_of_a_multi_number_guess_is_the_brute_forces() {
+    let mut sets = 0;
+    let mut correlated = 0;
+    let mut guessed = 0;
+    for seed in [3, 11] {
+        let (setup, actions) = seeded_game(seed);
+        for step in 0..actions.len() {
+            let game = Game::replay(setup, &actions[..step]).unwrap();
+            let guessing = game.to_move() == Some(Role::Marshal)
+                && game.legal_actions(Role::Marshal).guess.is_some()
+                && game.legal_actions(Role::Marshal).draws.is_empty();
+            if !guessing || his_draws(&game) > 1 || game.trail().hidden().count() < 2 {
+                continue;
+            }
+            let view = MarshalView::of(&game);
+            let worlds = brute_force(&view);
+            let joint = fugitive_ai::Joint::of(&view).expect("a small base game is exact");
+            let open = Cards::range(1, 41).difference(view.view().face_up());
+            let likely: Vec<Card> = open.iter().filter(|&n| worlds.joint(Cards::from(n)) > 0.0).collect();
+            let share = |n: Card| worlds.joint(Cards::from(n));
+            for guess in
+                Cards::from_iter(likely.iter().copied()).subsets().filter(|s| (2..=3).contains(&s.len()))
+            {
+                let exact = joint.share(guess).unwrap();
+                assert!(close(exact, worlds.joint(guess)), "{guess:?} at step {step}: {exact}");
+                sets += 1;
+                let bound = guess.iter().map(share).fold(1.0, f64::min);
+                correlated += usize::from(exact > 0.0 && exact < bound - 1e-9);
+            }
+            // Her guess of the two likeliest uncertain numbers instead of hers, analysed.
+            let mut uncertain: Vec<Card> = likely.iter().copied().filter(|&n| share(n) < 1.0).collect();
+            uncertain.sort_by(|a, b| share(*b).total_cmp(&share(*a)));
+            if uncertain.len() < 2 {
+                continue;
+            }
+            let numbers = Cards::from_iter(uncertain[..2].iter().copied());
+            let mut record = actions[..step].to_vec();
+            record.push((Role::Marshal, Entry::Action(Action::Guess { numbers })));
+            let analysis =
+                analyse(setup, &record, Playouts { count: 0, rollouts: 1 }, &mut |_, _| true).unwrap();
+            let m = analysis.moves.last().unwrap();
+            assert_eq!(m.step, record.len());
+            assert_eq!(m.estimate, None, "exact, not an estimate (joint)");
+            assert!(close(m.worth, worlds.joint(numbers)), "her guess {numbers:?} at step {step}");
+            assert_eq!(m.mark, Mark::of(worlds.best(open) - worlds.joint(numbers)));
+            guessed += 1;
+        }
+    }
+    eprintln!("sets {sets}, correlated {correlated}, guesses {guessed}");
+    assert!(sets >= 10 && guessed >= 2, "enough were checked: {sets} sets, {guessed} guesses");
+    assert!(correlated >= 1, "some joint chances are below the smallest share: the test tells them apart");
 }

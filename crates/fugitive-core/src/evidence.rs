@@ -246,6 +246,22 @@ impl Evidence {
         evidence
     }
 
+    /// This evidence with one more wrong guess of `numbers`, made now (rule 4): what is left
+    /// of it on the trails where not every number of `numbers` is a face-down hideout. Counting
+    /// those and subtracting them from the count of this evidence gives the trails (or worlds)
+    /// on which a guess of `numbers` would be right, exactly. `None` when keeping the new guess
+    /// would drop an older one's evidence (more than [`MAX_OPEN_GUESSES`] open guesses).
+    #[must_use]
+    pub fn with_wrong_guess(&self, numbers: Cards) -> Option<Evidence> {
+        let mut evidence = self.clone();
+        let hidden: Vec<bool> =
+            std::iter::once(false).chain(self.positions.iter().map(|p| p.number.is_none())).collect();
+        evidence.add_wrong_guess(numbers, &hidden);
+        evidence.doubtful = evidence.guesses.iter().fold(evidence.doubtful, |all, g| all.union(g.numbers));
+        evidence.keep_open_guesses(usize::MAX);
+        (evidence.guesses.len() <= MAX_OPEN_GUESSES).then_some(evidence)
+    }
+
     /// The open-guess bits before position 1: one per open guess kept (rule 4), all set. A
     /// trail count carries them from position to position through [`Evidence::guess_step`].
     pub fn all_open(&self) -> u64 {

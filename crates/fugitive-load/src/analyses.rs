@@ -1,10 +1,16 @@
 //! `--mode analyses` (issue 26): live games must not feel the analyses of finished games.
 //!
-//! One server (`--analysis-workers` 5): after a block to warm up, G games at human pace
-//! (`--matrix-games`' first number, as `--mode matrix` plays them), `--blocks` blocks with
-//! nothing else running, then as many with five analyses running the whole time (five clients each ask for the analysis of one
-//! finished game after another, `GET …/analysis` until `200`; the finished games are played to
-//! their end by random players before the blocks). The figure: action → opponent's view, p99
+//! One server (its default background workers, the cores less one, unless
+//! `--analysis-workers` is given; the puzzle miner off, so the blocks without analyses have no
+//! background work at all): after a block to warm up, G games at human pace
+//! (`--matrix-games`' first number, as `--mode matrix` plays them), `--blocks` rounds of two
+//! blocks, one with nothing else running and one beside five analyses (five clients each ask
+//! for the analysis of one finished game after another, `GET …/analysis` until `200`; the
+//! finished games are played to their end by random players before the blocks). The two kinds
+//! alternate in the order ABBA (without, beside, beside, without, …), so a drift of the shared
+//! machine's load falls on both. An analysis cannot be called off, so after each block beside
+//! them the clients stop asking and the run waits (unmeasured, the games idle) until every
+//! analysis asked for is done before the next block. The figure: action → opponent's view, p99
 //! beside five analyses over p99 without, measured in the same run.
 
 use std::sync::Arc;
@@ -25,6 +31,9 @@ use crate::{Args, join_all, play};
 /// Analyses asked for at once.
 const ANALYSES: usize = 5;
 
+/// How long the run waits after a block beside analyses for them to finish.
+const DRAIN_PATIENCE: Duration = Duration::from_secs(240);
+
 /// What the run measured.
 pub struct Figures {
     pub games: usize,
@@ -36,10 +45,19 @@ pub struct Figures {
     pub cpu: [Duration; 2],
     /// How long the blocks of each kind took in all.
     pub elapsed: [Duration; 2],
-    /// Analyses finished during the blocks beside them.
+    /// Analyses finished during (and just after) the blocks beside them.
     pub analysed: usize,
     /// Analyses asked for (started) during those blocks.
     pub started: usize,
+    /// Blocks without analyses that began while one asked for was still not done (the wait
+    /// for them timed out): those blocks were not free of analyses.
+    pub unclean: usize,
+    /// How long the waits for the analyses to finish took in all.
+    pub drained: Duration,
+    /// Rounds (each one block of each kind).
+    pub rounds: u32,
+    /// The server's `--analysis-workers` (`None`: its default, the cores less one).
+    pub workers: Option<u64>,
     /// Games dropped (an error or a timeout).
     pub failed: usize,
     pub load_before: String,
@@ -66,39 +84,53 @@ async fn finished_games(
     join_all((0..n).map(one), args.concurrency).await
 }
 
-/// Five clients ask for analyses, one finished game after another, until `stop`; returns how
-/// many finished.
+/// Five clients ask for analyses, one finished game after another, until `stop`; each then
+/// asks on until its last one is done (or `patience` is over). Returns how many were done and
+/// whether every one asked for was.
 async fn analyse(
     http: reqwest::Client,
     addr: std::net::SocketAddr,
     rooms: Arc<Vec<String>>,
     next: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
-) -> usize {
+    patience: Duration,
+) -> (usize, bool) {
     let mut clients = JoinSet::new();
     for _ in 0..ANALYSES {
         let (http, rooms, next, stop) = (http.clone(), rooms.clone(), next.clone(), stop.clone());
         clients.spawn(async move {
             let mut done = 0;
+            let mut deadline = None;
             while !stop.load(Ordering::Relaxed) {
                 let Some(room) = rooms.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                 let url = format!("http://{addr}/api/rooms/{room}/games/1/analysis");
-                while !stop.load(Ordering::Relaxed) {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        let end = *deadline.get_or_insert_with(|| tokio::time::Instant::now() + patience);
+                        if tokio::time::Instant::now() >= end {
+                            return (done, false);
+                        }
+                    }
                     match http.get(&url).send().await.map(|r| r.status().as_u16()) {
                         Ok(200) => {
                             done += 1;
                             break;
                         }
-                        // Every second, as the replay page asks.
+                        // Every second, as the replay page asks (more often once the block is
+                        // over, to start the next one soon).
+                        Ok(202) if stop.load(Ordering::Relaxed) => {
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
                         Ok(202) => tokio::time::sleep(Duration::from_secs(1)).await,
                         _ => break,
                     }
                 }
             }
-            done
+            (done, true)
         });
     }
-    clients.join_all().await.into_iter().sum()
+    let results = clients.join_all().await;
+    (results.iter().map(|r| r.0).sum(), results.iter().all(|r| r.1))
 }
 
 /// Runs the blocks.
@@ -110,7 +142,11 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Figures>
     let games = *args.matrix_games.first().unwrap_or(&1000) as usize;
     let spectators = args.spectators as usize;
     let caps = Caps { sockets: games * (2 + spectators) + 64, sockets_per_room: spectators + 8 };
-    let extra = ["--idle-timeout", "30m", "--analysis-workers", "5"];
+    let workers = args.analysis_workers.map(|n| n.to_string());
+    let mut extra = vec!["--idle-timeout", "30m", "--puzzle-mine-interval", "0s"];
+    if let Some(workers) = &workers {
+        extra.extend(["--analysis-workers", workers]);
+    }
     let server = Server::start_on(&args.server_bin, caps, http, None, &extra).await?;
     eprintln!("playing {} games to their end, to be analysed…", args.finished_games);
     let rooms = Arc::new(finished_games(args, http, server.addr, args.finished_games as usize).await?);
@@ -126,6 +162,10 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Figures>
         analysed: 0,
         started: 0,
         failed: 0,
+        unclean: 0,
+        drained: Duration::ZERO,
+        rounds: args.blocks,
+        workers: args.analysis_workers,
         load_before,
         load_after: String::new(),
     };
@@ -134,23 +174,26 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Figures>
     eprintln!("{games} games: warming up…");
     (tables, _) =
         matrix::game_block(args, http, &server, tables, Pace::Human, args.block, Kind::Games).await?;
-    // First every block without analyses, then every block beside them: an analysis cannot be
-    // called off once started (it runs to its end or its budget), so blocks that alternated
-    // would have analyses running in the blocks meant to be without.
-    let halt = Arc::new(AtomicBool::new(false));
-    let mut analyses = None;
-    for beside in [false, true] {
-        if beside {
-            analyses = Some(tokio::spawn(analyse(
-                http.clone(),
-                server.addr,
-                rooms.clone(),
-                next.clone(),
-                halt.clone(),
-            )));
-        }
-        for round in 0..args.blocks {
-            eprintln!("{games} games, block {}/{}, analyses: {beside}…", round + 1, args.blocks);
+    let mut clean = true;
+    for round in 0..args.blocks {
+        // ABBA: without then beside in even rounds, beside then without in odd ones.
+        let order = if round % 2 == 0 { [false, true] } else { [true, false] };
+        for beside in order {
+            eprintln!("{games} games, round {}/{}, analyses: {beside}…", round + 1, args.blocks);
+            if !beside && !clean {
+                figures.unclean += 1;
+            }
+            let halt = Arc::new(AtomicBool::new(false));
+            let analyses = beside.then(|| {
+                tokio::spawn(analyse(
+                    http.clone(),
+                    server.addr,
+                    rooms.clone(),
+                    next.clone(),
+                    halt.clone(),
+                    DRAIN_PATIENCE,
+                ))
+            });
             let block;
             (tables, block) =
                 matrix::game_block(args, http, &server, tables, Pace::Human, args.block, Kind::Games).await?;
@@ -160,11 +203,16 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Figures>
             figures.cpu[i] += block.cpu;
             figures.elapsed[i] += block.elapsed;
             figures.failed += block.failed;
+            if let Some(analyses) = analyses {
+                halt.store(true, Ordering::Relaxed);
+                let waited = std::time::Instant::now();
+                eprintln!("waiting for the analyses asked for to finish…");
+                let (done, all) = analyses.await?;
+                figures.analysed += done;
+                figures.drained += waited.elapsed();
+                clean = all;
+            }
         }
-    }
-    halt.store(true, Ordering::Relaxed);
-    if let Some(analyses) = analyses {
-        figures.analysed = analyses.await?;
     }
     figures.started = next.load(Ordering::Relaxed).min(rooms.len());
     if next.load(Ordering::Relaxed) >= rooms.len() {
@@ -196,16 +244,23 @@ pub fn section(f: &Figures, command: &str) -> String {
             f.elapsed[i].as_secs_f64(),
         )
     };
+    let workers = f.workers.map_or_else(|| "its default (the cores less one)".to_string(), |n| n.to_string());
     format!(
-        "`{command}`\n\n{} games at human pace; load average before {}, after {}; {} analyses \
-         asked for and {} finished beside them (5 running at every moment of those blocks); {} games dropped.\n\n\
+        "`{command}`\n\n{} games at human pace; the server's background workers: {workers}; \
+         {} rounds of one block each way, in the order ABBA; load average before {}, after {}; \
+         {} analyses asked for and {} finished beside them (five asked for at every moment of \
+         those blocks, the ones beyond the workers queued); {:.0} s waited after those blocks for \
+         them to finish; blocks without analyses that began with one unfinished: {}; {} games dropped.\n\n\
          | blocks | actions | p50 | p90 | p99 | server CPU |\n|---|---|---|---|---|---|\n{}{}\n\
          p99 beside five analyses / p99 without: **{:.2}** (goal ≤ 1.10).\n",
         f.games,
+        f.rounds,
         f.load_before,
         f.load_after,
         f.started,
         f.analysed,
+        f.drained.as_secs_f64(),
+        f.unclean,
         f.failed,
         row(0, "without analyses"),
         row(1, "beside 5 analyses"),

@@ -191,6 +191,10 @@ pub struct Args {
     /// read (each is analysed once; too few and the analyses stop early).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     finished_games: u32,
+    /// `--mode analyses`: the server's `--analysis-workers` (default: the server's own, its
+    /// cores less one).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    analysis_workers: Option<u64>,
 }
 
 /// What a run measures.

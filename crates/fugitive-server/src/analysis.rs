@@ -2,12 +2,14 @@
 //!
 //! The first request for a finished game's analysis claims its row in the database
 //! (`db/analyses.rs`: an owner and an expiry, taken atomically) and starts the work; every
-//! later request, on any node, reads the row: its progress while it runs, its result once
-//! done. Each analysis runs on its own thread at the lowest CPU priority (nice 19), at most
-//! `--analysis-workers` at once (a semaphore; the others wait their turn), with a budget of
-//! `--analysis-cpu-ms` of that thread's CPU time: past it the analysis stops and stores the
-//! moves it finished, marked incomplete. The claim is renewed with the progress (every
-//! [`RENEW`]); a node that dies leaves a claim that expires, and the next request takes it over.
+//! later request, on any node, reads the row: how many analyses are ahead of it while it
+//! waits for a worker, its progress while it runs, its result once done. Each analysis runs on
+//! a background worker (`background.rs`: a thread of its own at the idle priority, at most
+//! `--analysis-workers` at once, by default the cores less one; the others queue), with a
+//! budget of `--analysis-cpu-ms` of that thread's CPU time: past it the analysis stops and
+//! stores the moves it finished, marked incomplete. The claim is renewed with the progress
+//! (every [`RENEW`]); a node that dies leaves a claim that expires, and the next request takes
+//! it over.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,9 +18,9 @@ use std::time::Duration;
 use cpu_time::ThreadTime;
 use fugitive_ai::{Playouts, analyse};
 use fugitive_core::{Entry, Role, Setup};
-use tokio::sync::{Semaphore, oneshot};
 use uuid::Uuid;
 
+use crate::background::{Background, Ticket};
 use crate::db::analyses::{AnalysisRow, Claim};
 use crate::db::{Db, DbError};
 
@@ -28,11 +30,11 @@ pub const RENEW: Duration = Duration::from_secs(2);
 /// A claim not renewed for this long may be taken over by another node.
 const LEASE_MS: u64 = 10_000;
 
-/// The analyses of this node: the worker pool and the budget.
+/// The analyses of this node: its background workers and the budget.
 #[derive(Clone, Debug)]
 pub struct Analyses {
     db: Db,
-    workers: Arc<Semaphore>,
+    workers: Background,
     budget: Duration,
 }
 
@@ -41,12 +43,14 @@ pub struct Analyses {
 pub enum Answer {
     /// Done: the stored JSON (`fugitive_ai::Analysis`).
     Done(String),
-    /// Running: moves analysed, in all.
+    /// Queued or running: moves analysed, in all.
     Running {
         /// Moves analysed so far.
         done: u64,
         /// Moves in all (0 until the work starts).
         total: u64,
+        /// While it waits for a worker: the analyses ahead of it (`None`: computing).
+        ahead: Option<u64>,
     },
 }
 
@@ -65,9 +69,9 @@ pub enum AnalysisError {
 }
 
 impl Analyses {
-    /// At most `workers` analyses at once on this node, each with `budget` of CPU time.
-    pub fn new(db: Db, workers: usize, budget: Duration) -> Analyses {
-        Analyses { db, workers: Arc::new(Semaphore::new(workers.max(1))), budget }
+    /// Analyses on `workers` (shared with the puzzle miner), each with `budget` of CPU time.
+    pub fn new(db: Db, workers: Background, budget: Duration) -> Analyses {
+        Analyses { db, workers, budget }
     }
 
     /// The analysis of a finished game: done, or running (started here by this request if
@@ -79,8 +83,8 @@ impl Analyses {
         // One read answers every request but the first (and one after a claim expired).
         match self.db.load_analysis(room, game).await? {
             Some(AnalysisRow::Done(json)) => return Ok(Answer::Done(json)),
-            Some(AnalysisRow::Running { done, total, expired: false }) => {
-                return Ok(Answer::Running { done, total });
+            Some(AnalysisRow::Running { done, total, ahead, expired: false }) => {
+                return Ok(Answer::Running { done, total, ahead });
             }
             _ => {}
         }
@@ -93,7 +97,9 @@ impl Analyses {
         }
         match self.db.claim_analysis(room, game, LEASE_MS).await? {
             Claim::Found(AnalysisRow::Done(json)) => Ok(Answer::Done(json)),
-            Claim::Found(AnalysisRow::Running { done, total, .. }) => Ok(Answer::Running { done, total }),
+            Claim::Found(AnalysisRow::Running { done, total, ahead, .. }) => {
+                Ok(Answer::Running { done, total, ahead })
+            }
             Claim::Mine => {
                 let log = stored.actions.iter().map(|a| (a.role, a.action));
                 let Ok(replayed) = crate::model::replay::replay(stored.setup, log) else {
@@ -101,30 +107,23 @@ impl Analyses {
                     return Err(AnalysisError::Db(DbError::Corrupt("a game that does not replay".into())));
                 };
                 let actions = replayed.actions().to_vec();
-                tokio::spawn(self.clone().run(room, game, stored.setup, actions));
-                Ok(Answer::Running { done: 0, total: 0 })
+                let ticket = self.workers.ticket();
+                let ahead = ticket.place().ahead().unwrap_or(0) as u64;
+                tokio::spawn(self.clone().run(room, game, stored.setup, actions, ticket));
+                Ok(Answer::Running { done: 0, total: 0, ahead: Some(ahead) })
             }
         }
     }
 
-    /// Waits for a worker, computes, renewing the claim meanwhile, and stores the result.
-    async fn run(self, room: Uuid, game: u64, setup: Setup, actions: Vec<(Role, Entry)>) {
+    /// Waits for a worker (its place in the queue is `ticket`), computes, renewing the claim
+    /// meanwhile, and stores the result.
+    async fn run(self, room: Uuid, game: u64, setup: Setup, actions: Vec<(Role, Entry)>, ticket: Ticket) {
         let progress = Arc::new([AtomicU64::new(0), AtomicU64::new(0)]);
+        let place = ticket.place();
         let work = {
             let progress = progress.clone();
-            let workers = self.workers.clone();
             let budget = self.budget;
-            async move {
-                let _permit = workers.acquire_owned().await.ok()?;
-                let (tx, rx) = oneshot::channel();
-                std::thread::Builder::new()
-                    .name("analysis".into())
-                    .spawn(move || {
-                        let _ = tx.send(compute(setup, &actions, budget, &progress));
-                    })
-                    .ok()?;
-                rx.await.ok()
-            }
+            async move { ticket.run("analysis", move || compute(setup, &actions, budget, &progress)).await }
         };
         tokio::pin!(work);
         let mut renew = tokio::time::interval(RENEW);
@@ -132,7 +131,8 @@ impl Analyses {
             tokio::select! {
                 result = &mut work => break result,
                 _ = renew.tick() => {
-                    let now = (progress[0].load(Ordering::Relaxed), progress[1].load(Ordering::Relaxed));
+                    let ahead = place.ahead().map(|a| a as u64);
+                    let now = (progress[0].load(Ordering::Relaxed), progress[1].load(Ordering::Relaxed), ahead);
                     match self.db.analysis_progress(room, game, now, LEASE_MS).await {
                         Ok(true) => {}
                         Ok(false) => tracing::warn!(%room, game, "another node took this analysis over"),
@@ -151,7 +151,7 @@ impl Analyses {
     }
 }
 
-/// The analysis on this thread, at the lowest priority, within `budget` of its CPU time:
+/// The analysis on this (background) thread, within `budget` of its CPU time:
 /// its JSON and each player's accuracy (Fugitive, Marshal); `None` if the record does not
 /// replay.
 fn compute(
@@ -160,7 +160,6 @@ fn compute(
     budget: Duration,
     progress: &[AtomicU64; 2],
 ) -> Option<(String, [Option<f64>; 2])> {
-    lowest_priority();
     let start = ThreadTime::try_now().ok();
     let mut keep_going = |done: usize, total: usize| {
         progress[0].store(done as u64, Ordering::Relaxed);
@@ -170,15 +169,4 @@ fn compute(
     let analysis = analyse(setup, actions, Playouts::default(), &mut keep_going).ok()?;
     let json = serde_json::to_string(&analysis).ok()?;
     Some((json, [analysis.accuracy.fugitive, analysis.accuracy.marshal]))
-}
-
-/// Lowers this thread's scheduling priority to nice 19, so live games go first. Not Linux's
-/// `SCHED_IDLE`: on a machine never idle it starved the analyses (`BENCHMARKS.md`, issue 26).
-fn lowest_priority() {
-    // SAFETY: setpriority only reads its arguments; on Linux `who` 0 with PRIO_PROCESS is the
-    // calling thread. A failure leaves the priority as it was, which is harmless.
-    #[cfg(target_os = "linux")]
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
-    }
 }

@@ -181,9 +181,15 @@ pub struct Config {
 
     /// Puzzles to load at start-up (issue 26): a file `fugitive-sim --puzzles` wrote, one JSON
     /// puzzle a line. Puzzles already stored are kept once; a line that does not parse is
-    /// logged and skipped.
+    /// logged and skipped. Default: `puzzles/puzzles.jsonl` (the bot games' puzzles of the
+    /// repository) when that file exists in the working directory, else none.
     #[arg(long, env = "FUGITIVE_PUZZLES")]
     pub puzzles: Option<PathBuf>,
+
+    /// The CPU time the puzzle miner may spend on one finished game, in ms: past it the game
+    /// stays mined with the puzzles found so far (it is never tried again).
+    #[arg(long, env = "FUGITIVE_PUZZLE_CPU_MS", default_value_t = 2_000)]
+    pub puzzle_cpu_ms: u64,
 
     /// How often the puzzle miner looks for finished games no node has mined yet (`0s`: never).
     #[arg(long, env = "FUGITIVE_PUZZLE_MINE_INTERVAL", default_value = "30s", value_parser = humantime::parse_duration)]
@@ -194,11 +200,16 @@ pub struct Config {
     /// fault tests' history checker uses it (`tests/faults.rs`), to prove it catches that.
     #[arg(long, env = "FUGITIVE_TEST_ACK_BEFORE_COMMIT", hide = true)]
     pub test_ack_before_commit: bool,
-    /// Analyses of finished games (issue 26) this node computes at once, each on its own thread
-    /// at the lowest priority; the others wait.
-    #[arg(long, env = "FUGITIVE_ANALYSIS_WORKERS", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=64))]
-    pub analysis_workers: u64,
+    /// Background jobs (issue 26: analyses of finished games and the puzzle miner) this node
+    /// runs at once, each on its own thread at the background priority; the others queue.
+    /// Default: the machine's cores less one (at least one), so a core is left to live games.
+    #[arg(long, env = "FUGITIVE_ANALYSIS_WORKERS", value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub analysis_workers: Option<u64>,
+    /// The background jobs' CPU priority: `idle` (Linux `SCHED_IDLE`: any live game's thread
+    /// preempts them at once; nice 19 where refused) or `nice` (nice 19: they still take a
+    /// share of a busy machine).
+    #[arg(long, env = "FUGITIVE_BACKGROUND_PRIORITY", value_enum, default_value_t = Priority::Idle)]
+    pub background_priority: Priority,
     /// The CPU time one analysis may use, in ms: past it the moves done are stored, marked
     /// incomplete.
     #[arg(long, env = "FUGITIVE_ANALYSIS_CPU_MS", default_value_t = 10_000,
@@ -223,6 +234,18 @@ pub enum Origins {
     /// Only these, compared exactly (scheme, host and port).
     List(Vec<String>),
 }
+
+impl Config {
+    /// The puzzles file to load: the flag's, else [`DEFAULT_PUZZLES`] under `dir` when it
+    /// exists (a missing default is no error: there is nothing to load).
+    pub fn puzzles_file(&self, dir: &std::path::Path) -> Option<PathBuf> {
+        self.puzzles.clone().or_else(|| Some(dir.join(DEFAULT_PUZZLES)).filter(|p| p.is_file()))
+    }
+}
+
+/// The puzzles file loaded when `--puzzles` is not given and it exists, relative to the working
+/// directory (the repository's root for the README's `cargo run`).
+pub const DEFAULT_PUZZLES: &str = "puzzles/puzzles.jsonl";
 
 impl Origins {
     /// The allowlist of `config`, or the server's own address when it is empty.
@@ -258,6 +281,16 @@ impl Origins {
     }
 }
 
+/// The CPU priority of background jobs (`background.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Priority {
+    /// Linux `SCHED_IDLE` (nice 19 where the kernel refuses it).
+    #[default]
+    Idle,
+    /// Nice 19.
+    Nice,
+}
+
 /// The SQLite writer's connection.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum SqliteWriter {
@@ -281,6 +314,18 @@ mod tests {
         assert!(origins.allows(Some("http://localhost:8080")));
         assert!(!origins.allows(Some("http://evil.example")));
         assert!(origins.allows(None));
+    }
+
+    #[test]
+    fn the_puzzles_file_defaults_to_the_repositorys_when_it_exists_and_the_flag_wins() {
+        let dir = tempfile::tempdir().unwrap();
+        let none = Config::try_parse_from(["x"]).unwrap();
+        assert_eq!(none.puzzles_file(dir.path()), None, "no default file: nothing, and no error");
+        std::fs::create_dir(dir.path().join("puzzles")).unwrap();
+        std::fs::write(dir.path().join(DEFAULT_PUZZLES), "").unwrap();
+        assert_eq!(none.puzzles_file(dir.path()), Some(dir.path().join("puzzles/puzzles.jsonl")));
+        let flag = Config::try_parse_from(["x", "--puzzles", "/elsewhere/p.jsonl"]).unwrap();
+        assert_eq!(flag.puzzles_file(dir.path()), Some(PathBuf::from("/elsewhere/p.jsonl")));
     }
 
     #[test]

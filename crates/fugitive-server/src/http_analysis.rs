@@ -1,6 +1,6 @@
 //! `GET /api/rooms/{room}/games/{game}/analysis` (issue 26, `docs/protocol.md`): a finished
-//! game's analysis, `200` once done, `202` with its progress while it runs (the first request
-//! starts it, `analysis.rs`). Anyone may read it: the game is over, so everything in it is
+//! game's analysis, `200` once done, `202` with its place in the queue or its progress while it
+//! waits or runs (the first request starts it, `analysis.rs`). Anyone may read it: the game is over, so everything in it is
 //! public (R18).
 
 use axum::Router;
@@ -41,9 +41,15 @@ async fn analysis(
             let body = json!({ "room": room, "game": number, "state": "done", "analysis": analysis });
             (StatusCode::OK, axum::Json(body)).into_response()
         }
-        Answer::Running { done, total } => {
+        Answer::Running { done, total, ahead: None } => {
             let body =
                 json!({ "room": room, "game": number, "state": "running", "done": done, "total": total });
+            (StatusCode::ACCEPTED, axum::Json(body)).into_response()
+        }
+        Answer::Running { done, total, ahead: Some(ahead) } => {
+            let body = json!({
+                "room": room, "game": number, "state": "queued", "ahead": ahead, "done": done, "total": total,
+            });
             (StatusCode::ACCEPTED, axum::Json(body)).into_response()
         }
     })

@@ -22,13 +22,14 @@
 //! - `room/`: one actor per room: the thin async shell (`mod.rs`, `handle.rs`) around
 //!   `room/machine/`, the room as a pure state machine (the `Game`, the seats, the clock, the
 //!   computer's schedule) that takes the time and its RNG's seed as inputs and hands frames out;
-//! - `analysis.rs`: finished games' analyses off the room actors (the claim, the worker pool),
+//! - `analysis.rs`: finished games' analyses off the room actors (the claim, the progress),
 //!   served by `http_analysis.rs`;
 //! - `computer.rs` (the `fugitive-ai` adapter: the bot's move, the Marshal's notepad),
 //!   `protocol/` (every message of protocols v1 and v2, the error codes, and `frames.rs`: a
 //!   snapshot, then per change a small delta), `db/` (SQLite or PostgreSQL through sqlx: rooms,
 //!   the table's rows, leases, the group-commit writer), `puzzles.rs` (the puzzles file loaded
-//!   at start-up, and the miner of finished games, off the room actors);
+//!   at start-up, and the miner of finished games, off the room actors), `background.rs` (the
+//!   workers of the analyses and the miner: a bounded queue, threads at the idle priority);
 //! - `model/`: the records with no tokio, sqlx or axum: seats and secrets, the table's rules
 //!   (names, chat, series), a room's options, a finished game step by step;
 //! - leaves: `config.rs` (every setting), `mailbox.rs` (a socket's outbound queue), `metrics.rs`,
@@ -38,6 +39,7 @@
 
 pub mod analysis;
 pub mod app;
+pub mod background;
 pub mod cluster;
 pub mod computer;
 pub mod config;
@@ -155,6 +157,9 @@ pub async fn run(
     let lobby_task = tokio::spawn(lobby.clone().run());
     let background = cluster::listen::start(&cluster, db.clone(), rooms.clone(), lobby.clone());
     let (stop_tx, stop) = watch::channel(false);
+    let workers =
+        config.analysis_workers.map_or_else(background::Background::default_workers, |n| n as usize);
+    let workers = background::Background::new(workers, config.background_priority);
     let max_sockets = config.max_sockets;
     let sockets = Arc::new(Semaphore::new(max_sockets));
     let state = AppState {
@@ -167,7 +172,7 @@ pub async fn run(
         lobby: lobby.clone(),
         analyses: analysis::Analyses::new(
             db.clone(),
-            config.analysis_workers as usize,
+            workers.clone(),
             Duration::from_millis(config.analysis_cpu_ms),
         ),
         profile_limiter: Arc::new(RoomLimiter::new(
@@ -177,11 +182,14 @@ pub async fn run(
         config: Arc::new(config.clone()),
     };
     let app = http::router(state, &config.web_dir);
-    if let Some(path) = &config.puzzles {
-        let new = puzzles::load_file(&db, path).await;
+    if let Some(path) = config.puzzles_file(std::path::Path::new("")) {
+        let new = puzzles::load_file(&db, &path).await;
         tracing::info!(new, path = %path.display(), "puzzles loaded");
     }
-    let miner = tokio::spawn(puzzles::mine_forever(db.clone(), config.puzzle_mine_interval));
+    let miner = tokio::spawn(puzzles::mine_forever(
+        puzzles::Miner::new(db.clone(), workers, Duration::from_millis(config.puzzle_cpu_ms)),
+        config.puzzle_mine_interval,
+    ));
     let expiry = tokio::spawn(expire_rooms(
         rooms.clone(),
         cluster.clone(),

@@ -20,7 +20,10 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("leaves", &["config", "limit", "mailbox", "metrics", "open_files"]),
     ("model", &["model"]),
-    ("wire, SQL, the computer, Web Push and puzzles", &["protocol", "db", "computer", "push", "puzzles"]),
+    (
+        "wire, SQL, the computer, Web Push, puzzles and the background workers",
+        &["protocol", "db", "computer", "push", "puzzles", "background"],
+    ),
     ("leases", &["cluster::lease"]),
     ("the machine", &["room::machine"]),
     ("the room's shell", &["room"]),

@@ -6,11 +6,15 @@ mod common;
 
 use std::time::Duration;
 
+use common::child::ChildServer;
 use common::{PATIENCE, Server, TestDb, http, http_text};
 use fugitive_ai::puzzle::{self, Puzzle, Theme};
 use fugitive_core::{Action, Card, Cards, Deal, Game, Role, RuleOptions};
+use fugitive_server::background::Background;
+use fugitive_server::config::Priority;
 use fugitive_server::db::{Db, puzzles};
 use fugitive_server::model::puzzle::id;
+use fugitive_server::puzzles::{Mined, Miner};
 use serde_json::{Value, json};
 
 fn c(n: u8) -> Card {
@@ -173,10 +177,9 @@ async fn without_puzzles_next_says_so() {
     server.stop().await;
 }
 
-/// Plays `script` over real sockets, then the Marshal names 1 and wins (R14); the miner finds
-/// the certain moment in the finished game.
-async fn mined(db: TestDb) {
-    let server = Server::start(&db, &["--puzzle-mine-interval", "100ms"]).await;
+/// Plays `script` over real sockets, then the Marshal names 1 and wins (R14): returns the room
+/// and the id of the certain puzzle the finished game holds.
+async fn finish_a_game(server: &Server) -> (String, String) {
     let mut table = common::Table::open(server.addr, json!({ "role": "fugitive" })).await;
     let mut moves = script();
     moves.push((Role::Marshal, json!({ "type": "guess", "numbers": [1] })));
@@ -190,10 +193,17 @@ async fn mined(db: TestDb) {
     let expected: Vec<String> =
         puzzle::find(&game).iter().filter(|p| p.theme == Theme::Certain).map(id).collect();
     assert_eq!(expected.len(), 1);
+    (table.seats.room.clone(), expected[0].clone())
+}
+
+/// The miner finds the certain moment in the finished game, once.
+async fn mined(db: TestDb) {
+    let server = Server::start(&db, &["--puzzle-mine-interval", "100ms"]).await;
+    let (room, expected) = finish_a_game(&server).await;
     let store = Db::connect(&db.url).await.unwrap();
     let found = tokio::time::timeout(PATIENCE, async {
         loop {
-            if let Some(found) = puzzles::get(&store, &expected[0]).await.unwrap() {
+            if let Some(found) = puzzles::get(&store, &expected).await.unwrap() {
                 return found;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -203,12 +213,76 @@ async fn mined(db: TestDb) {
     .expect("the miner stores the finished game's puzzle");
     assert_eq!(found.answer, Cards::from_iter([c(1)]));
     // Mined once: the game is claimed, and another look finds nothing new to claim.
-    assert!(!puzzles::claim(&store, table.seats.room.parse().unwrap(), 1, 0).await.unwrap());
+    assert!(!puzzles::claim(&store, room.parse().unwrap(), 1, 0).await.unwrap());
     let (status, _) = http(server.addr, "GET", "/api/puzzles/next", None).await;
     assert_eq!(status, 200);
     store.close().await;
     server.stop().await;
     db.drop_database().await;
+}
+
+/// A game whose search runs out of its CPU budget is mined all the same: it keeps what was
+/// found (here nothing: a zero budget stops before the first moment), and no look tries it again.
+#[tokio::test]
+async fn a_game_over_the_miners_cpu_budget_stops_and_stays_mined() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--puzzle-mine-interval", "0s"]).await;
+    let (_, expected) = finish_a_game(&server).await;
+    let store = Db::connect(&db.url).await.unwrap();
+    let workers = Background::new(1, Priority::Idle);
+    let broke = Miner::new(store.clone(), workers.clone(), Duration::ZERO);
+    assert_eq!(broke.mine().await.unwrap(), Mined { games: 1, stopped: 1, puzzles: 0 });
+    assert_eq!(puzzles::get(&store, &expected).await.unwrap(), None, "the search stopped");
+    assert!(puzzles::unmined(&store, 10).await.unwrap().is_empty(), "the game is mined");
+    let rich = Miner::new(store.clone(), workers, Duration::from_secs(60));
+    assert_eq!(rich.mine().await.unwrap(), Mined::default(), "and never tried again");
+    store.close().await;
+    server.stop().await;
+}
+
+/// Within the budget the same game gives its puzzle (the test above stopped for its budget).
+#[tokio::test]
+async fn a_game_within_the_miners_cpu_budget_gives_its_puzzles() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db, &["--puzzle-mine-interval", "0s"]).await;
+    let (_, expected) = finish_a_game(&server).await;
+    let store = Db::connect(&db.url).await.unwrap();
+    let miner = Miner::new(store.clone(), Background::new(1, Priority::Idle), Duration::from_secs(60));
+    let mined = miner.mine().await.unwrap();
+    assert_eq!((mined.games, mined.stopped), (1, 0));
+    assert!(mined.puzzles >= 1);
+    assert!(puzzles::get(&store, &expected).await.unwrap().is_some());
+    store.close().await;
+    server.stop().await;
+}
+
+/// Without `--puzzles`, the server loads `puzzles/puzzles.jsonl` of its working directory when
+/// it is there (the README's `cargo run`); a missing one is no error; the flag wins.
+#[tokio::test]
+async fn the_default_puzzles_file_is_loaded_when_there_and_the_flag_wins() {
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::create_dir(repo.path().join("puzzles")).unwrap();
+    let text = serde_json::to_string(&certain_puzzle()).unwrap() + "\n";
+    std::fs::write(repo.path().join("puzzles/puzzles.jsonl"), text).unwrap();
+    let empty = tempfile::NamedTempFile::new().unwrap();
+    let bare = tempfile::tempdir().unwrap();
+    let empty_path = empty.path().to_str().unwrap();
+    for (dir, args, status) in [
+        (repo.path(), vec![], 200),
+        (bare.path(), vec![], 404),
+        (repo.path(), vec!["--puzzles", empty_path], 404),
+    ] {
+        let db = TestDb::sqlite();
+        let server = ChildServer::spawn_in(Some(dir), &db.url, &args, &[]).await;
+        let (got, body) = http(server.addr, "GET", "/api/puzzles/next", None).await;
+        assert_eq!(got, status, "in {} with {args:?}: {body}", dir.display());
+        if status == 404 {
+            assert_eq!(body["error"], "no_puzzles");
+        } else {
+            assert_eq!(body["theme"], "certain", "{body}");
+        }
+        server.kill_9().await;
+    }
 }
 
 #[tokio::test]

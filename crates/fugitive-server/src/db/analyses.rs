@@ -16,10 +16,15 @@ pub enum AnalysisRow {
         done: u64,
         /// Moves in all.
         total: u64,
+        /// While it waits for a worker: the analyses ahead of it on its node.
+        ahead: Option<u64>,
         /// Whether its claim expired (its node stopped renewing it): the next request takes it.
         expired: bool,
     },
 }
+
+/// An analysis row's columns: result, done, total, expired (0 or 1), ahead.
+type RowColumns = (Option<String>, i64, i64, i64, Option<i64>);
 
 /// The claim on a game's analysis.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,8 +49,8 @@ impl Db {
     pub async fn claim_analysis(&self, room: Uuid, game: u64, lease_ms: u64) -> Result<Claim, DbError> {
         let now = self.claim_now();
         let inserted = sqlx::query(&format!(
-            "INSERT INTO analyses (room_id, game, owner, expires_at, done, total) \
-             VALUES ($1, $2, $3, {now} + $4, 0, 0) ON CONFLICT (room_id, game) DO NOTHING"
+            "INSERT INTO analyses (room_id, game, owner, expires_at, done, total, ahead) \
+             VALUES ($1, $2, $3, {now} + $4, 0, 0, NULL) ON CONFLICT (room_id, game) DO NOTHING"
         ))
         .bind(room.to_string())
         .bind(game as i64)
@@ -57,7 +62,7 @@ impl Db {
             return Ok(Claim::Mine);
         }
         let taken = sqlx::query(&format!(
-            "UPDATE analyses SET owner = $3, expires_at = {now} + $4 \
+            "UPDATE analyses SET owner = $3, expires_at = {now} + $4, ahead = NULL \
              WHERE room_id = $1 AND game = $2 AND result IS NULL AND expires_at < {now}"
         ))
         .bind(room.to_string())
@@ -82,22 +87,28 @@ impl Db {
     /// On a database failure.
     pub async fn load_analysis(&self, room: Uuid, game: u64) -> Result<Option<AnalysisRow>, DbError> {
         let now = self.claim_now();
-        let row: Option<(Option<String>, i64, i64, i64)> = sqlx::query_as(&format!(
-            "SELECT result, done, total, CASE WHEN expires_at < {now} THEN 1 ELSE 0 END \
+        let row: Option<RowColumns> = sqlx::query_as(&format!(
+            "SELECT result, done, total, CASE WHEN expires_at < {now} THEN 1 ELSE 0 END, ahead \
              FROM analyses WHERE room_id = $1 AND game = $2"
         ))
         .bind(room.to_string())
         .bind(game as i64)
         .fetch_optional(&self.pool)
         .await?;
-        Ok(row.map(|(result, done, total, expired)| match result {
+        Ok(row.map(|(result, done, total, expired, ahead)| match result {
             Some(json) => AnalysisRow::Done(json),
-            None => AnalysisRow::Running { done: done as u64, total: total as u64, expired: expired != 0 },
+            None => AnalysisRow::Running {
+                done: done as u64,
+                total: total as u64,
+                ahead: ahead.map(|a| a as u64),
+                expired: expired != 0,
+            },
         }))
     }
 
-    /// Stores the progress of this node's analysis and renews its claim. `false`: the claim
-    /// is no longer this node's.
+    /// Stores the progress of this node's analysis (moves done, in all, and the analyses ahead
+    /// of it while it waits for a worker) and renews its claim. `false`: the claim is no longer
+    /// this node's.
     ///
     /// # Errors
     /// On a database failure.
@@ -105,12 +116,12 @@ impl Db {
         &self,
         room: Uuid,
         game: u64,
-        (done, total): (u64, u64),
+        (done, total, ahead): (u64, u64, Option<u64>),
         lease_ms: u64,
     ) -> Result<bool, DbError> {
         let now = self.claim_now();
         let updated = sqlx::query(&format!(
-            "UPDATE analyses SET done = $4, total = $5, expires_at = {now} + $6 \
+            "UPDATE analyses SET done = $4, total = $5, expires_at = {now} + $6, ahead = $7 \
              WHERE room_id = $1 AND game = $2 AND owner = $3 AND result IS NULL"
         ))
         .bind(room.to_string())
@@ -119,6 +130,7 @@ impl Db {
         .bind(done as i64)
         .bind(total as i64)
         .bind(lease_ms as i64)
+        .bind(ahead.map(|a| a as i64))
         .execute(&self.pool)
         .await?;
         Ok(updated.rows_affected() == 1)

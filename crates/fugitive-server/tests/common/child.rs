@@ -28,11 +28,25 @@ impl ChildServer {
 
     /// [`ChildServer::spawn_on`] with extra environment variables (`LD_PRELOAD`…).
     pub async fn spawn_with_env(database_url: &str, args: &[&str], env: &[(&str, &str)]) -> ChildServer {
+        ChildServer::spawn_in(None, database_url, args, env).await
+    }
+
+    /// [`ChildServer::spawn_with_env`] in the working directory `dir` (the test's own if `None`).
+    pub async fn spawn_in(
+        dir: Option<&std::path::Path>,
+        database_url: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> ChildServer {
         let addr = {
             let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             probe.local_addr().unwrap()
         };
-        let process = Command::new(env!("CARGO_BIN_EXE_fugitive-server"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_fugitive-server"));
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
+        let process = command
             .args(["--addr", &addr.to_string(), "--database-url", database_url, "--web-dir", super::WEB_DIR])
             .args(["--max-messages-per-sec", "1000", "--max-rooms-per-minute", "100000"])
             .args(args)
