@@ -32,7 +32,10 @@ impl ChildServer {
             let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             probe.local_addr().unwrap()
         };
-        let process = Command::new(env!("CARGO_BIN_EXE_fugitive-server"))
+        // `scripts/nemesis` runs copies of the binaries (a build meanwhile changes nothing).
+        let program = std::env::var("FUGITIVE_SERVER_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_fugitive-server").to_string());
+        let process = Command::new(program)
             .args(["--addr", &addr.to_string(), "--database-url", database_url, "--web-dir", super::WEB_DIR])
             .args(["--max-messages-per-sec", "1000", "--max-rooms-per-minute", "100000"])
             .args(args)
