@@ -57,6 +57,12 @@ fn server_of(url: &str) -> SocketAddr {
     host.replace("localhost", "127.0.0.1").parse().unwrap()
 }
 
+/// Waits until the node at `addr` serves: a room made on it is watched there.
+async fn until_it_serves(addr: SocketAddr) {
+    let (room, _, _) = open_room(&[addr], 0, &json!({ "role": "fugitive" })).await;
+    Player::join(&[addr], 0, false, &room, None, None).await.close();
+}
+
 /// Waits until the node at `addr` says it is not ready (`/readyz` 503).
 async fn until_not_ready(addr: SocketAddr) {
     let started = Instant::now();
@@ -101,6 +107,10 @@ async fn postgres_a_node_cut_off_from_postgres_stops_acknowledging_and_its_playe
         let until = Instant::now() + size.during;
         let mut cuts = 0;
         while Instant::now() < until || cuts == 0 {
+            // A is cut again only once it serves again: after a heal it reads back every room
+            // it holds, and a hundred tables' rooms take a loaded machine a while. Cut on a
+            // clock instead, A spent the whole run catching up and no spectator could join it.
+            until_it_serves(a.addr).await;
             sleep(Duration::from_secs(1).max(size.pace * 2)).await;
             proxy_a.set(Link::BlackHole);
             // What an operator sees: A is not ready (its database does not answer in 2 s). Once
@@ -138,12 +148,15 @@ struct VsComputer {
     human: Player,
     spectator: Player,
     rng: StdRng,
+    /// The computer's moves the human has seen.
+    computer_moves: u64,
 }
 
 impl VsComputer {
-    /// Opens a room against the `random` computer with a turn clock on A and plays `moves` of
-    /// the human's there (A runs the computer); dealt again if the game ends before that.
-    async fn open_on_a(nodes: &[SocketAddr], clock: Duration, moves: usize) -> VsComputer {
+    /// Opens a room against the `random` computer with a turn clock on A and plays the human's
+    /// moves there until the computer (run by A) has moved `moves` times; dealt again if the
+    /// game ends before that.
+    async fn open_on_a(nodes: &[SocketAddr], clock: Duration, moves: u64) -> VsComputer {
         let body = json!({
             "role": "fugitive",
             "turn_clock_secs": clock.as_secs(),
@@ -153,8 +166,14 @@ impl VsComputer {
             let (room, token, _) = open_room(nodes, 0, &body).await;
             let human = Player::join(nodes, 0, true, &room, Some(&token), Some(Role::Fugitive)).await;
             let spectator = Player::join(nodes, 0, false, &room, None, None).await;
-            let mut table = VsComputer { room, human, spectator, rng: StdRng::seed_from_u64(rand::random()) };
-            if !table.play(moves).await {
+            let rng = StdRng::seed_from_u64(rand::random());
+            let mut table = VsComputer { room, human, spectator, rng, computer_moves: 0 };
+            while table.computer_moves < moves {
+                if table.play(1).await {
+                    break;
+                }
+            }
+            if !table.over() {
                 return table;
             }
         }
@@ -169,6 +188,7 @@ impl VsComputer {
             if self.over() {
                 return true;
             }
+            self.spectator.drain();
             let legal: LegalActions =
                 serde_json::from_value(self.human.state.as_ref().unwrap()["legal"].clone()).unwrap();
             let mut action = legal.sample(&mut self.rng).expect("a legal action");
@@ -179,6 +199,9 @@ impl VsComputer {
             if self.human.act(action).await {
                 self.human.wait_version(version + 1).await;
             }
+            // What follows the human's action until his turn comes back is the computer's.
+            self.human.wait(|s| !s["view"]["outcome"].is_null() || to_move(s) == Some(Role::Fugitive)).await;
+            self.computer_moves += self.human.version().saturating_sub(version + 1);
         }
         self.human.wait(|s| !s["view"]["outcome"].is_null() || to_move(s) == Some(Role::Fugitive)).await;
         self.over()
@@ -218,12 +241,14 @@ async fn postgres_a_node_cut_off_moves_no_computer_and_fires_no_clock_for_rooms_
     let b = spawn(&via(&db.url, proxy_b.addr), &[], &[]).await;
     let nodes = [a.addr, b.addr];
     let size = Size::from_env(2, 0);
-    // Long enough for a human's move through a failover on a loaded machine.
-    let clock = Duration::from_secs(10);
-    let opening = (0..size.tables).map(|_| VsComputer::open_on_a(&nodes, clock, 3));
+    // Long enough for a human's move through a failover (two `/readyz` 503s of 2 s each after
+    // 2 s of silence, then B) on a loaded machine: the clocks that run out are the stalled ones.
+    let clock = Duration::from_secs(20);
+    let opening = (0..size.tables).map(|_| VsComputer::open_on_a(&nodes, clock, 2));
     let mut tables = futures_util::future::join_all(opening).await;
     let (computer_on_a, _) = owner_writes(&a).await;
-    assert!(computer_on_a >= 3.0 * size.tables as f64, "A ran the computer: {computer_on_a}");
+    let seen: u64 = tables.iter().map(|table| table.computer_moves).sum();
+    assert!(computer_on_a >= seen as f64, "A ran the computer: {computer_on_a} of the {seen} moves seen");
     assert_eq!(owner_writes(&b).await, (0.0, 0.0), "B ran nothing yet");
 
     proxy_a.set(Link::BlackHole);
@@ -231,8 +256,12 @@ async fn postgres_a_node_cut_off_moves_no_computer_and_fires_no_clock_for_rooms_
     // A's belief in its leases has run out (a lease time after its last renewal, before the cut).
     sleep(LEASE).await;
     let cut_off = owner_writes(&a).await;
-    // The humans move to B and play on; B takes the leases and moves the computer.
-    futures_util::future::join_all(tables.iter_mut().map(|table| table.play(3))).await;
+    // The humans move to B and play on until the computer, now B's, has moved twice.
+    futures_util::future::join_all(tables.iter_mut().map(|table| async {
+        let until = table.computer_moves + 2;
+        while table.computer_moves < until && !table.play(1).await {}
+    }))
+    .await;
     proxy_a.set(Link::Open);
     let started = Instant::now();
     while common::http_text(a.addr, "GET", "/readyz", None).await.0 != 200 {

@@ -1,9 +1,9 @@
 //! Players for the fault tests (issue 27): they play whole games of random legal moves while a
 //! fault is injected, record everything for the history checker (`history.rs`), and survive
 //! what a real client survives: an `unavailable` is retried with the same `seq`; a node that
-//! says it cannot serve (its `/readyz` is 503, or it answers nothing at all), or a socket that
-//! closes, moves the player to the next node (when it may), which resends the same `seq`, and
-//! the server answers it once whatever node stored it.
+//! says twice that it cannot serve (its `/readyz` is 503, or it answers nothing at all), or a
+//! socket that closes, moves the player to the next node (when it may), which resends the same
+//! `seq`, and the server answers it once whatever node stored it.
 //!
 //! No wait here is a fixed limit on how fast a node must be: a player waits for a reply, a
 //! state or a new room for as long as the node says it is ready (a slow node on a loaded
@@ -37,17 +37,26 @@ pub async fn ready(addr: SocketAddr) -> bool {
 }
 
 /// Awaits `work`, something asked of the node at `node`, for as long as the node says it is
-/// ready; `None` once it says it is not (or does not answer), or after [`PATIENCE`].
+/// ready; `None` once it says twice in a row that it is not (or does not answer), or after
+/// [`PATIENCE`]. (Once is not enough: a node starved of CPU may miss its 2 s for the database
+/// once and serve on; one cut off from it says 503 every time.)
 pub async fn patiently<T>(node: SocketAddr, work: impl std::future::Future<Output = T>) -> Option<T> {
     tokio::pin!(work);
     let started = Instant::now();
+    let mut not_ready = 0;
     loop {
         if let Ok(done) = tokio::time::timeout(REPLY_WAIT, &mut work).await {
             return Some(done);
         }
-        if started.elapsed() > PATIENCE || !ready(node).await {
+        // Asked again at once when it says no: a node that cannot reach its database says so
+        // in its 2 s each time.
+        while not_ready < 2 && !ready(node).await {
+            not_ready += 1;
+        }
+        if started.elapsed() > PATIENCE || not_ready == 2 {
             return None;
         }
+        not_ready = 0;
     }
 }
 
@@ -156,6 +165,11 @@ impl Player {
         let node = self.nodes[self.at];
         let Some(client) = self.client.as_mut() else { return Read::Lost };
         let Some(Ok(frame)) = patiently(node, client.next_frame()).await else { return Read::Lost };
+        self.seen(&frame);
+        Read::Frame(frame)
+    }
+
+    fn seen(&mut self, frame: &Value) {
         if frame["type"] == "state" {
             self.record.states.push(Seen {
                 socket: self.sockets,
@@ -165,7 +179,20 @@ impl Player {
             });
             self.state = Some(frame.clone());
         }
-        Read::Frame(frame)
+    }
+
+    /// Reads what has arrived, without waiting. A client that only watches reads all the same
+    /// (a browser does): reading answers the server's pings, and a socket from which nothing,
+    /// not even a pong, comes for a minute is closed as idle. A game at a human pace is longer.
+    pub fn drain(&mut self) {
+        use futures_util::FutureExt;
+        while let Some(client) = self.client.as_mut() {
+            match client.next_frame().now_or_never() {
+                Some(Ok(frame)) => self.seen(&frame),
+                // Closed: the next wait finds it so and reconnects.
+                Some(Err(_)) | None => break,
+            }
+        }
     }
 
     /// Sends `text` and reads until the reply to `seq`; `None` when the node is lost first.
@@ -371,6 +398,7 @@ impl Match {
                 return true;
             }
             let role = view.phase.to_move().expect("a running game has a player to move");
+            self.spectator.drain();
             if !self.pace.is_zero() {
                 // A little jitter, so that the tables do not move in step.
                 let jitter = rand::Rng::random_range(&mut self.rng, 0.75..1.25);
@@ -427,7 +455,9 @@ impl Match {
         let log = history::read_log(database_url, &self.room).await;
         // Whatever the nodes still send is read: the spectator's last state is its last.
         let records = [self.fugitive.close(), self.marshal.close(), self.spectator.close()];
-        history::check(&self.room, &log, &records, clock)
+        // Replaying the game is work for a core: not on the thread that runs every player.
+        let room = self.room;
+        tokio::task::spawn_blocking(move || history::check(&room, &log, &records, clock)).await.unwrap()
     }
 }
 
