@@ -7,7 +7,7 @@
 //!
 //! No wait here is a fixed limit on how fast a node must be: a player waits for a reply, a
 //! state or a new room for as long as the node says it is ready (a slow node on a loaded
-//! machine is slow, not lost), asking it every [`REPLY_WAIT`] of silence. Only [`PATIENCE`],
+//! machine is slow, not lost), asking it every [`REPLY_WAIT`] of silence. Only [`patience`],
 //! the hang detector, ends a wait on a node that says it is ready.
 
 use std::net::SocketAddr;
@@ -21,6 +21,15 @@ use tokio::time::Instant;
 
 use super::history::{self, Record, Seen, Sent, Verdict};
 use super::{Client, PATIENCE};
+
+/// The hang detector of the players' waits: [`PATIENCE`] (a minute) for up to 20 tables, a
+/// minute more for every 20 more. A hundred tables on a 2-core machine that others load too
+/// may keep a node busy for more than a minute without anything being wrong with it.
+pub fn patience() -> Duration {
+    let tables =
+        std::env::var("FUGITIVE_NEMESIS_GAMES").ok().and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
+    PATIENCE * tables.div_ceil(20).max(1)
+}
 
 /// How long a player waits in silence (no reply, no state, no new room) before it asks the
 /// node whether it can still serve (`/readyz`).
@@ -38,7 +47,7 @@ pub async fn ready(addr: SocketAddr) -> bool {
 
 /// Awaits `work`, something asked of the node at `node`, for as long as the node says it is
 /// ready; `None` once it says twice in a row that it is not (or does not answer), or after
-/// [`PATIENCE`]. (Once is not enough: a node starved of CPU may miss its 2 s for the database
+/// [`patience`]. (Once is not enough: a node starved of CPU may miss its 2 s for the database
 /// once and serve on; one cut off from it says 503 every time.)
 pub async fn patiently<T>(node: SocketAddr, work: impl std::future::Future<Output = T>) -> Option<T> {
     tokio::pin!(work);
@@ -53,7 +62,7 @@ pub async fn patiently<T>(node: SocketAddr, work: impl std::future::Future<Outpu
         while not_ready < 2 && !ready(node).await {
             not_ready += 1;
         }
-        if started.elapsed() > PATIENCE || not_ready == 2 {
+        if started.elapsed() > patience() || not_ready == 2 {
             return None;
         }
         not_ready = 0;
@@ -124,7 +133,7 @@ impl Player {
     async fn connect(&mut self) {
         let started = Instant::now();
         loop {
-            assert!(started.elapsed() < PATIENCE, "no node let {:?} join {}", self.record.role, self.room);
+            assert!(started.elapsed() < patience(), "no node let {:?} join {}", self.record.role, self.room);
             let addr = self.nodes[self.at];
             if let Some(Ok(client)) =
                 patiently(addr, Client::connect_with_origin(addr, &self.room, None)).await
@@ -164,7 +173,9 @@ impl Player {
     async fn read(&mut self) -> Read {
         let node = self.nodes[self.at];
         let Some(client) = self.client.as_mut() else { return Read::Lost };
-        let Some(Ok(frame)) = patiently(node, client.next_frame()).await else { return Read::Lost };
+        let Some(Ok(frame)) = patiently(node, client.next_frame_within(patience())).await else {
+            return Read::Lost;
+        };
         self.seen(&frame);
         Read::Frame(frame)
     }
@@ -228,7 +239,7 @@ impl Player {
         let text = json!({ "v": 1, "type": "action", "seq": seq, "action": action }).to_string();
         let started = Instant::now();
         loop {
-            assert!(started.elapsed() < PATIENCE, "{action:?} was never acknowledged");
+            assert!(started.elapsed() < patience(), "{action:?} was never acknowledged");
             match self.request(&text, seq).await {
                 Some(reply) if reply["ok"] == true => {
                     self.record.acked.push(seq);
@@ -255,7 +266,7 @@ impl Player {
     pub async fn wait(&mut self, f: impl Fn(&Value) -> bool) {
         let started = Instant::now();
         while !self.state.as_ref().is_some_and(&f) {
-            assert!(started.elapsed() < PATIENCE, "{:?} in {} waited in vain", self.record.role, self.room);
+            assert!(started.elapsed() < patience(), "{:?} in {} waited in vain", self.record.role, self.room);
             if let Read::Lost = self.read().await {
                 self.reconnect().await;
             }
@@ -294,10 +305,10 @@ pub async fn open_room(nodes: &[SocketAddr], at: usize, body: &Value) -> (String
     let started = Instant::now();
     let mut last = String::new();
     for i in 0.. {
-        assert!(started.elapsed() < PATIENCE, "no node opened a room; the last answer: {last}");
+        assert!(started.elapsed() < patience(), "no node opened a room; the last answer: {last}");
         let node = nodes[(at + i) % nodes.len()];
         let post = |path: String, body: Value| {
-            let request = client.post(format!("http://{node}{path}")).json(&body).timeout(PATIENCE);
+            let request = client.post(format!("http://{node}{path}")).json(&body).timeout(patience());
             patiently(node, async move {
                 let response = request.send().await?;
                 let status = response.status().as_u16();
