@@ -319,7 +319,10 @@ async fn postgres_restarted_under_load_loses_nothing_and_readyz_goes_503_and_bac
         let until = Instant::now() + size.during;
         let mut restarts = 0;
         while Instant::now() < until || restarts < 2 {
-            // Paced games need the database up for a few of their moves between restarts.
+            // Restarted again only once both nodes serve again (their pools and listeners back,
+            // their rooms read back), and paced games have had a few moves.
+            until_it_serves(a.addr).await;
+            until_it_serves(b.addr).await;
             sleep(Duration::from_secs(1).max(size.pace * 3)).await;
             postgres.stop(if restarts % 2 == 0 { "fast" } else { "immediate" }).await;
             let down = Instant::now();
@@ -470,8 +473,8 @@ async fn wall_clock_is(addr: SocketAddr, hours: i64) {
 /// Node A's wall clock (libfaketime; its monotonic clock is left alone, as NTP's steps leave
 /// it) jumps an hour forward, two back and one forward again, over and over, every 1.5 s, while
 /// games are played: the jumps fall inside running turn clocks and between lease renewals. A
-/// holds the leases of the rooms made on it and runs their 2 s turn clocks: each clock fires
-/// once, never before its 2 s (the checker's misfire), and no node loses a lease.
+/// holds the leases of the rooms made on it and runs their turn clocks (2 s at CI's size): each clock fires
+/// once, never early (the checker's misfire), and no node loses a lease.
 #[tokio::test]
 #[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
 async fn postgres_a_wall_clock_jumping_an_hour_misfires_no_turn_clock_and_no_lease() {
@@ -497,7 +500,9 @@ async fn postgres_a_wall_clock_jumping_an_hour_misfires_no_turn_clock_and_no_lea
     let a = spawn_leased(&db.url, lease_ms, &[], &env).await;
     let b = spawn_leased(&db.url, lease_ms, &[], &[]).await;
     let nodes = [a.addr, b.addr];
-    let clock = Duration::from_secs(2);
+    // 2 s, and 2 s more per 20 tables beyond 20: on a loaded machine a hundred tables' joins
+    // outlast a 2 s clock, which then runs out before any first move (1,083 games, no action).
+    let clock = Duration::from_secs(2 * (size.tables as u64).div_ceil(20).max(1));
     let body = json!({ "role": "fugitive", "turn_clock_secs": clock.as_secs() });
     let lineup = Lineup { fugitive: 0, marshal: 1, spectator: 1, failover: false };
     let jumping = async {
@@ -519,7 +524,7 @@ async fn postgres_a_wall_clock_jumping_an_hour_misfires_no_turn_clock_and_no_lea
         let mut verdict = Verdict::default();
         loop {
             let mut game = Match::open(nodes, 0, lineup, body).await;
-            // At a pace well under the 2 s clock, or every clock runs out before a first move.
+            // At a pace well under the clock, or every clock runs out before a first move.
             game.pace = size.pace.min(clock / 4);
             // Up to a move of the Marshal's (on B, stamped by B's clock) that passes the turn
             // to the Fugitive, whose clock A runs.
