@@ -485,7 +485,7 @@ async fn wall_clock_is(addr: SocketAddr, hours: i64) {
 /// Node A's wall clock (libfaketime; its monotonic clock is left alone, as NTP's steps leave
 /// it) jumps an hour forward, two back and one forward again, over and over, every 1.5 s, while
 /// games are played: the jumps fall inside running turn clocks and between lease renewals. A
-/// holds the leases of the rooms made on it and runs their turn clocks (2 s at CI's size): each clock fires
+/// holds the leases of the rooms made on it and runs their turn clocks (4 s at CI's size): each clock fires
 /// once, never early (the checker's misfire), and no node loses a lease.
 #[tokio::test]
 #[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
@@ -512,9 +512,10 @@ async fn postgres_a_wall_clock_jumping_an_hour_misfires_no_turn_clock_and_no_lea
     let a = spawn_leased(&db.url, lease_ms, &[], &env).await;
     let b = spawn_leased(&db.url, lease_ms, &[], &[]).await;
     let nodes = [a.addr, b.addr];
-    // 2 s, and 2 s more per 20 tables beyond 20: on a loaded machine a hundred tables' joins
-    // outlast a 2 s clock, which then runs out before any first move (1,083 games, no action).
-    let clock = Duration::from_secs(2 * (size.tables as u64).div_ceil(20).max(1));
+    // 4 s, and 4 s more per 20 tables beyond 20: on a loaded machine the joins of a game can
+    // outlast a 2 s clock, which then runs out before any first move (at 100 tables 1,083
+    // games, no action; at 2 tables and a load of 48, one run of none).
+    let clock = Duration::from_secs(4 * (size.tables as u64).div_ceil(20).max(1));
     let body = json!({ "role": "fugitive", "turn_clock_secs": clock.as_secs() });
     let lineup = Lineup { fugitive: 0, marshal: 1, spectator: 1, failover: false };
     let jumping = async {
