@@ -409,6 +409,11 @@ impl Match {
                 return true;
             }
             let role = view.phase.to_move().expect("a running game has a player to move");
+            let own = self.seat(role).view();
+            if own.outcome.is_some() || own.phase.to_move() != Some(role) {
+                // The mover's socket is ahead of the Fugitive's (a clock ran out): sync again.
+                continue;
+            }
             self.spectator.drain();
             if !self.pace.is_zero() {
                 // A little jitter, so that the tables do not move in step.
