@@ -112,6 +112,10 @@ pub async fn run(
     mut config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
+    // The server's wall-clock time is the wall clock read here, at start-up, plus the monotonic
+    // time since (`db::now_ms`): read it now, not at its first use, which a jump of the wall
+    // clock in between would shift for the node's whole life (issue 27).
+    db::now_ms();
     let local = listener.local_addr()?;
     if let Some(size) = config.socket_send_buffer {
         // Accepted connections inherit it from the listening socket.

@@ -20,6 +20,7 @@ const LEASES: &str = "fugitive_leases_held";
 const LEASE_CHANGES: &str = "fugitive_lease_changes_total";
 const NOTIFY_LAG: &str = "fugitive_notify_lag_seconds";
 const RESYNCS: &str = "fugitive_listener_resyncs_total";
+const OWNER_WRITES: &str = "fugitive_owner_writes_total";
 
 /// Installs the process-wide recorder once (tests run several servers in one process) and
 /// returns the handle that renders it. Call it before anything is counted: `run` does so first,
@@ -71,6 +72,10 @@ pub fn install() -> PrometheusHandle {
                 NOTIFY_LAG,
                 "From another node's commit (or change) to this node hearing of it"
             );
+            metrics::describe_counter!(
+                OWNER_WRITES,
+                "Computer moves and turn-clock time-outs this node sent to be stored, by kind"
+            );
             metrics::describe_counter!(RESYNCS, "Times the listener (re)connected and read its rooms back");
             // Every metric exists from start-up, before the first room or socket: a gauge that
             // appears only later reads as missing, not as 0. Of the error codes, `unavailable`
@@ -90,6 +95,9 @@ pub fn install() -> PrometheusHandle {
             }
             let _ = metrics::histogram!(NOTIFY_LAG);
             metrics::counter!(RESYNCS).absolute(0);
+            for kind in ["computer", "clock"] {
+                metrics::counter!(OWNER_WRITES, "kind" => kind).absolute(0);
+            }
             handle
         })
         .clone()
@@ -161,6 +169,12 @@ pub fn leases_held(count: usize) {
 /// A room lease was `acquired`, `released` or `lost`.
 pub fn lease_change(change: &'static str) {
     metrics::counter!(LEASE_CHANGES, "change" => change).increment(1);
+}
+
+/// This node sent a `computer` move or a `clock`'s time-out to be stored: it runs the room's
+/// clock and computer (it holds the lease; on SQLite, always).
+pub fn owner_write(kind: &'static str) {
+    metrics::counter!(OWNER_WRITES, "kind" => kind).increment(1);
 }
 
 /// A notice from another node arrived this long after it was sent.

@@ -21,8 +21,19 @@ pub struct Cluster {
 #[derive(Debug)]
 struct Inner {
     lease: Duration,
-    /// The rooms whose lease this node holds, and until when it may believe so.
-    held: Mutex<HashMap<Uuid, Instant>>,
+    /// The rooms whose lease this node holds.
+    held: Mutex<HashMap<Uuid, Held>>,
+}
+
+/// A room lease this node holds.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    /// Until when it may believe so: a lease time after it sent its last successful renewal.
+    until: Instant,
+    /// When the database last answered that this node took or renewed it (`acquire`). A
+    /// heartbeat sent before that instant may have run its `UPDATE` before the lease was
+    /// committed: its answer, which lacks the lease, says nothing about it.
+    confirmed: Instant,
 }
 
 fn room_lease(room: Uuid) -> String {
@@ -57,7 +68,7 @@ impl Cluster {
         self.inner.as_ref().map_or(0, |inner| i64::try_from(inner.lease.as_millis()).unwrap_or(i64::MAX))
     }
 
-    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Instant>> {
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Held>> {
         let inner = self.inner.as_ref().expect("a shared cluster");
         inner.held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -66,7 +77,7 @@ impl Cluster {
     pub fn owns(&self, room: Uuid) -> bool {
         match &self.inner {
             None => true,
-            Some(_) => self.held().get(&room).is_some_and(|until| *until > Instant::now()),
+            Some(_) => self.held().get(&room).is_some_and(|held| held.until > Instant::now()),
         }
     }
 
@@ -76,7 +87,8 @@ impl Cluster {
         let sent = Instant::now();
         match db.acquire_lease(&room_lease(room), self.lease_ms()).await {
             Ok(true) => {
-                if self.held().insert(room, sent + inner.lease).is_none() {
+                let held = Held { until: sent + inner.lease, confirmed: Instant::now() };
+                if self.held().insert(room, held).is_none() {
                     metrics::lease_change("acquired");
                     tracing::info!(%room, "took the room's lease");
                 }
@@ -127,7 +139,10 @@ impl Cluster {
     }
 
     /// The heartbeat `sent` at that instant renewed the leases named `renewed`: each is held a
-    /// lease time from `sent`; a room lease held here and not renewed is lost.
+    /// lease time from `sent`; a room lease held here since before `sent` and not renewed is
+    /// lost. One taken (or renewed by `acquire`) while the heartbeat was on its way is kept: the
+    /// heartbeat's `UPDATE` may have run before it was committed, so its answer cannot tell
+    /// (issue 27: a node that took many leases at once lost some that were still its own).
     pub fn renewed(&self, renewed: &[String], sent: Instant) {
         let Some(inner) = &self.inner else { return };
         let renewed: Vec<Uuid> = renewed
@@ -138,11 +153,14 @@ impl Cluster {
         let lost: Vec<Uuid> = {
             let mut held = self.held();
             for room in &renewed {
-                if let Some(until) = held.get_mut(room) {
-                    *until = sent + inner.lease;
+                if let Some(held) = held.get_mut(room) {
+                    held.until = held.until.max(sent + inner.lease);
                 }
             }
-            held.keys().filter(|room| !renewed.contains(room)).copied().collect()
+            held.iter()
+                .filter(|(room, held)| !renewed.contains(room) && held.confirmed < sent)
+                .map(|(room, _)| *room)
+                .collect()
         };
         for room in lost {
             self.lose(room);

@@ -140,8 +140,8 @@ pub struct Db {
     url: String,
 }
 
-/// Unix time in milliseconds, as the wall clock said at the first call plus the monotonic time
-/// since: a wall clock that jumps (an hour forward or back, as a stepped NTP or an operator
+/// Unix time in milliseconds, as the wall clock said at the first call (`run` makes it at
+/// start-up) plus the monotonic time since: a wall clock that jumps (an hour forward or back, as a stepped NTP or an operator
 /// does) moves nothing here. Turn clocks compare this stamp with the ones other nodes stored
 /// (`room/machine/clock.rs`): a node that read its jumped wall clock fired a turn clock an
 /// hour early (issue 27, `tests/faults.rs`).

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use fugitive_core::{Game, ReplayError};
+use fugitive_core::{Entry, Game, ReplayError};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -28,7 +28,7 @@ use crate::db::{Db, DbError, StoredRoom, now_ms, table};
 use crate::mailbox::Mailbox;
 use crate::metrics;
 use crate::model::options::Computer;
-use crate::model::seat::Presence;
+use crate::model::seat::{Presence, Seat};
 use crate::protocol::{Frame, Notepad};
 use crate::push::Push;
 
@@ -286,6 +286,15 @@ impl Room {
                     return answer;
                 }
                 Step::Write(write) => {
+                    if let WriteOp::Append { record, .. } = &write.op {
+                        // What only the lease holder may do, counted when it is tried, stored or
+                        // not: the fault tests watch that a node cut off does not try it.
+                        if record.action == Entry::TimeOut {
+                            metrics::owner_write("clock");
+                        } else if record.seat == Some(Seat::Guest) && self.machine.computer().bot.is_some() {
+                            metrics::owner_write("computer");
+                        }
+                    }
                     let solving = write
                         .next_game()
                         .filter(|game| self.machine.wants_notepad(game))

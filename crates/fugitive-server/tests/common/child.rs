@@ -42,7 +42,10 @@ impl ChildServer {
             let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             probe.local_addr().unwrap()
         };
-        let mut command = Command::new(env!("CARGO_BIN_EXE_fugitive-server"));
+        // `scripts/nemesis` runs copies of the binaries (a build meanwhile changes nothing).
+        let program = std::env::var("FUGITIVE_SERVER_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_fugitive-server").to_string());
+        let mut command = Command::new(program);
         if let Some(dir) = dir {
             command.current_dir(dir);
         }

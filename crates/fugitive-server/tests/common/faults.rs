@@ -30,24 +30,35 @@ struct Setting {
     resets: u64,
 }
 
-/// A TCP proxy of the tests' own in front of `upstream`.
+/// A TCP proxy of the tests' own in front of `upstream`. It runs on a thread and runtime of its
+/// own: every byte between a node and its database passes through it, and on the test's own
+/// thread (a current-thread runtime, busy with a hundred tables' players and the history
+/// checker) it made the healthy node's database as slow as the test was busy.
 pub struct Proxy {
     pub addr: SocketAddr,
     setting: watch::Sender<Setting>,
-    task: tokio::task::JoinHandle<()>,
+    runtime: Option<tokio::runtime::Runtime>,
 }
 
 impl Proxy {
     pub async fn start(upstream: SocketAddr) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("proxy")
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
         let addr = listener.local_addr().unwrap();
         let (setting, watching) = watch::channel(Setting { link: Link::Open, resets: 0 });
-        let task = tokio::spawn(async move {
+        runtime.spawn(async move {
+            let listener = TcpListener::from_std(listener).unwrap();
             while let Ok((client, _)) = listener.accept().await {
                 tokio::spawn(carry(client, upstream, watching.clone()));
             }
         });
-        Proxy { addr, setting, task }
+        Proxy { addr, setting, runtime: Some(runtime) }
     }
 
     pub fn set(&self, link: Link) {
@@ -62,7 +73,9 @@ impl Proxy {
 
 impl Drop for Proxy {
     fn drop(&mut self) {
-        self.task.abort();
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
     }
 }
 
@@ -260,9 +273,12 @@ impl Tmpfs {
         let _ = file.sync_all();
     }
 
-    /// Frees what [`Tmpfs::fill`] took.
+    /// Frees what [`Tmpfs::fill`] took, if it took anything.
     pub fn free(&self) {
-        std::fs::remove_file(self.filler()).unwrap();
+        match std::fs::remove_file(self.filler()) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => panic!("{error}"),
+            _ => {}
+        }
     }
 }
 

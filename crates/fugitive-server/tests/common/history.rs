@@ -104,9 +104,14 @@ pub async fn read_log(url: &str, room: &str) -> Log {
     }
 }
 
+/// At most this many logs are read at once: a hundred tables ending their games together would
+/// otherwise open a hundred connections to a PostgreSQL that other tests share.
+static READERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(8);
+
 async fn try_read_log(url: &str, room: &str) -> Result<Log, sqlx::Error> {
     use sqlx::Connection;
     sqlx::any::install_default_drivers();
+    let _reader = READERS.acquire().await.expect("the semaphore is never closed");
     let mut conn = sqlx::AnyConnection::connect(url).await?;
     let (seed, rules): (String, String) =
         sqlx::query_as("SELECT seed, rules FROM games WHERE room_id = $1 AND game = 1")
@@ -173,6 +178,19 @@ impl Verdict {
 
 /// Checks the clients' records of `room` against its log; `clock`: its turn clock.
 pub fn check(room: &str, log: &Log, records: &[Record], clock: Option<Duration>) -> Verdict {
+    check_against(room, log, records, clock, None)
+}
+
+/// [`check`] for a room against the computer, which plays `computer`: nobody records what it
+/// sent, so its entries are not phantoms, but each of its `seq`s must be in the log once (a
+/// computer moved by two nodes would show one twice, as *twice*), in increasing order.
+pub fn check_against(
+    room: &str,
+    log: &Log,
+    records: &[Record],
+    clock: Option<Duration>,
+    computer: Option<Role>,
+) -> Verdict {
     let mut verdict = Verdict { games: 1, ..Verdict::default() };
     let fail = |what: String| format!("room {room}: {what}");
     let mut violations = Vec::new();
@@ -245,6 +263,7 @@ pub fn check(room: &str, log: &Log, records: &[Record], clock: Option<Duration>)
 
     // Nothing nobody sent; the clock once, and not early.
     let mut time_outs = 0;
+    let mut computer_seq: Option<u64> = None;
     for (number, logged) in log.entries.iter().enumerate() {
         match (logged.entry, logged.client_seq) {
             (Entry::TimeOut, None) => {
@@ -273,6 +292,15 @@ pub fn check(room: &str, log: &Log, records: &[Record], clock: Option<Duration>)
                         )));
                     }
                 }
+            }
+            (Entry::Action(_), Some(seq)) if Some(logged.role) == computer => {
+                if computer_seq.is_some_and(|last| last >= seq) {
+                    verdict.twice += 1;
+                    violations.push(fail(format!(
+                        "entry {number}: the computer's seq {seq} after its {computer_seq:?}"
+                    )));
+                }
+                computer_seq = Some(seq);
             }
             (Entry::Action(action), Some(seq)) => {
                 if sent_at.get(&(logged.role, seq)).map(|s| s.action) != Some(action) {

@@ -310,7 +310,12 @@ impl Client {
 
     /// The next text frame, or the close frame (`None` when the connection just ended).
     pub async fn next_frame(&mut self) -> Result<Value, Option<CloseFrame>> {
-        let deadline = tokio::time::Instant::now() + PATIENCE;
+        self.next_frame_within(PATIENCE).await
+    }
+
+    /// [`Client::next_frame`], failing the test when none comes within `patience`.
+    pub async fn next_frame_within(&mut self, patience: Duration) -> Result<Value, Option<CloseFrame>> {
+        let deadline = tokio::time::Instant::now() + patience;
         loop {
             let message = tokio::time::timeout_at(deadline, self.ws.next()).await.expect("a frame in time");
             match message {

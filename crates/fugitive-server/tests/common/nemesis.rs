@@ -1,8 +1,14 @@
 //! Players for the fault tests (issue 27): they play whole games of random legal moves while a
 //! fault is injected, record everything for the history checker (`history.rs`), and survive
-//! what a real client survives: an `unavailable` is retried with the same `seq`; a reply that
-//! does not come, or a socket that closes, moves the player to the next node (when it may) and
-//! resends the same `seq`, which the server answers once whatever node stored it.
+//! what a real client survives: an `unavailable` is retried with the same `seq`; a node that
+//! says twice that it cannot serve (its `/readyz` is 503, or it answers nothing at all), or a
+//! socket that closes, moves the player to the next node (when it may), which resends the same
+//! `seq`, and the server answers it once whatever node stored it.
+//!
+//! No wait here is a fixed limit on how fast a node must be: a player waits for a reply, a
+//! state or a new room for as long as the node says it is ready (a slow node on a loaded
+//! machine is slow, not lost), asking it every [`REPLY_WAIT`] of silence. Only [`patience`],
+//! the hang detector, ends a wait on a node that says it is ready.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -16,8 +22,59 @@ use tokio::time::Instant;
 use super::history::{self, Record, Seen, Sent, Verdict};
 use super::{Client, PATIENCE};
 
-/// How long a player waits for a reply or a state before it takes the node for lost.
+/// The hang detector of the players' waits: [`PATIENCE`] (a minute) for up to 20 tables, a
+/// minute more for every 20 more. A hundred tables on a 2-core machine that others load too
+/// may keep a node busy for more than a minute without anything being wrong with it.
+pub fn patience() -> Duration {
+    let tables =
+        std::env::var("FUGITIVE_NEMESIS_GAMES").ok().and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
+    PATIENCE * tables.div_ceil(20).max(1)
+}
+
+/// How long a player waits in silence (no reply, no state, no new room) before it asks the
+/// node whether it can still serve (`/readyz`).
 pub const REPLY_WAIT: Duration = Duration::from_secs(2);
+
+/// How long a node may take to answer `/readyz` before it is taken for lost: a hang detector
+/// (a node whose database does not answer says 503 within 2 s; a frozen one says nothing).
+const PROBE_WAIT: Duration = Duration::from_secs(15);
+
+/// Whether the node at `addr` says it can serve: `/readyz` answers 200.
+pub async fn ready(addr: SocketAddr) -> bool {
+    let probe = reqwest::Client::new().get(format!("http://{addr}/readyz")).timeout(PROBE_WAIT).send().await;
+    probe.is_ok_and(|response| response.status() == 200)
+}
+
+/// Awaits `work`, something asked of the node at `node`, for as long as the node says it is
+/// ready; `None` once it says twice in a row that it is not (or does not answer), or after
+/// [`patience`]. (Once is not enough: a node starved of CPU may miss its 2 s for the database
+/// once and serve on; one cut off from it says 503 every time.)
+pub async fn patiently<T>(node: SocketAddr, work: impl std::future::Future<Output = T>) -> Option<T> {
+    tokio::pin!(work);
+    let started = Instant::now();
+    let mut not_ready = 0;
+    loop {
+        if let Ok(done) = tokio::time::timeout(REPLY_WAIT, &mut work).await {
+            return Some(done);
+        }
+        // Asked again at once when it says no: a node that cannot reach its database says so
+        // in its 2 s each time.
+        while not_ready < 2 && !ready(node).await {
+            not_ready += 1;
+        }
+        if started.elapsed() > patience() || not_ready == 2 {
+            return None;
+        }
+        not_ready = 0;
+    }
+}
+
+/// What a player read.
+enum Read {
+    Frame(Value),
+    /// The node is lost: it said it cannot serve, or its socket closed.
+    Lost,
+}
 
 /// Moves a game gets before its player to move resigns (so that random games end).
 const MOVES: usize = 60;
@@ -76,10 +133,10 @@ impl Player {
     async fn connect(&mut self) {
         let started = Instant::now();
         loop {
-            assert!(started.elapsed() < PATIENCE, "no node let {:?} join {}", self.record.role, self.room);
+            assert!(started.elapsed() < patience(), "no node let {:?} join {}", self.record.role, self.room);
             let addr = self.nodes[self.at];
-            if let Ok(Ok(client)) =
-                tokio::time::timeout(REPLY_WAIT, Client::connect_with_origin(addr, &self.room, None)).await
+            if let Some(Ok(client)) =
+                patiently(addr, Client::connect_with_origin(addr, &self.room, None)).await
             {
                 self.client = Some(client);
                 self.sockets += 1;
@@ -112,10 +169,18 @@ impl Player {
         self.connect().await;
     }
 
-    /// The next frame before `deadline`, recording states; `None` on a timeout or a close.
-    async fn read(&mut self, deadline: Instant) -> Option<Value> {
-        let client = self.client.as_mut()?;
-        let frame = tokio::time::timeout_at(deadline, client.next_frame()).await.ok()?.ok()?;
+    /// The next frame, recording states, waited for as long as the node says it is ready.
+    async fn read(&mut self) -> Read {
+        let node = self.nodes[self.at];
+        let Some(client) = self.client.as_mut() else { return Read::Lost };
+        let Some(Ok(frame)) = patiently(node, client.next_frame_within(patience())).await else {
+            return Read::Lost;
+        };
+        self.seen(&frame);
+        Read::Frame(frame)
+    }
+
+    fn seen(&mut self, frame: &Value) {
         if frame["type"] == "state" {
             self.record.states.push(Seen {
                 socket: self.sockets,
@@ -125,15 +190,27 @@ impl Player {
             });
             self.state = Some(frame.clone());
         }
-        Some(frame)
     }
 
-    /// Sends `text` and reads until the reply to `seq`; `None` when it does not come in time.
+    /// Reads what has arrived, without waiting. A client that only watches reads all the same
+    /// (a browser does): reading answers the server's pings, and a socket from which nothing,
+    /// not even a pong, comes for a minute is closed as idle. A game at a human pace is longer.
+    pub fn drain(&mut self) {
+        use futures_util::FutureExt;
+        while let Some(client) = self.client.as_mut() {
+            match client.next_frame().now_or_never() {
+                Some(Ok(frame)) => self.seen(&frame),
+                // Closed: the next wait finds it so and reconnects.
+                Some(Err(_)) | None => break,
+            }
+        }
+    }
+
+    /// Sends `text` and reads until the reply to `seq`; `None` when the node is lost first.
     async fn request(&mut self, text: &str, seq: u64) -> Option<Value> {
         self.client.as_mut()?.send_message(text.into()).await.ok()?;
-        let deadline = Instant::now() + REPLY_WAIT;
         loop {
-            let frame = self.read(deadline).await?;
+            let Read::Frame(frame) = self.read().await else { return None };
             if frame["type"] == "reply" && frame["seq"] == seq {
                 return Some(frame);
             }
@@ -162,7 +239,7 @@ impl Player {
         let text = json!({ "v": 1, "type": "action", "seq": seq, "action": action }).to_string();
         let started = Instant::now();
         loop {
-            assert!(started.elapsed() < PATIENCE, "{action:?} was never acknowledged");
+            assert!(started.elapsed() < patience(), "{action:?} was never acknowledged");
             match self.request(&text, seq).await {
                 Some(reply) if reply["ok"] == true => {
                     self.record.acked.push(seq);
@@ -178,19 +255,19 @@ impl Player {
                     tokio::time::sleep(Duration::from_millis(pause)).await;
                 }
                 None => {
-                    self.record.errors.push("no reply".into());
+                    self.record.errors.push("node lost".into());
                     self.reconnect().await;
                 }
             }
         }
     }
 
-    /// Reads until a state satisfies `f`, reconnecting when nothing comes for a while.
+    /// Reads until a state satisfies `f`, reconnecting when the node is lost.
     pub async fn wait(&mut self, f: impl Fn(&Value) -> bool) {
         let started = Instant::now();
         while !self.state.as_ref().is_some_and(&f) {
-            assert!(started.elapsed() < PATIENCE, "{:?} in {} waited in vain", self.record.role, self.room);
-            if self.read(Instant::now() + REPLY_WAIT).await.is_none() {
+            assert!(started.elapsed() < patience(), "{:?} in {} waited in vain", self.record.role, self.room);
+            if let Read::Lost = self.read().await {
                 self.reconnect().await;
             }
         }
@@ -220,46 +297,65 @@ pub struct Lineup {
 }
 
 /// Creates a room with `body` and claims its guest seat, on the first node (from `at`) that
-/// answers: the room and the Fugitive's and the Marshal's tokens. A claim whose answer was lost
-/// may have been stored (a retry then hears `seat_taken`): that room is left, another made.
+/// answers: the room and the Fugitive's and the Marshal's tokens. A node that says it cannot
+/// serve while it is asked is left for the next. A claim whose answer was lost may have been
+/// stored (a retry then hears `seat_taken`): that room is left, another made.
 pub async fn open_room(nodes: &[SocketAddr], at: usize, body: &Value) -> (String, String, String) {
     let client = reqwest::Client::new();
     let started = Instant::now();
     let mut last = String::new();
     for i in 0.. {
-        assert!(started.elapsed() < PATIENCE, "no node opened a room; the last answer: {last}");
+        assert!(started.elapsed() < patience(), "no node opened a room; the last answer: {last}");
         let node = nodes[(at + i) % nodes.len()];
         let post = |path: String, body: Value| {
-            client.post(format!("http://{node}{path}")).json(&body).timeout(REPLY_WAIT * 2).send()
+            let request = client.post(format!("http://{node}{path}")).json(&body).timeout(patience());
+            patiently(node, async move {
+                let response = request.send().await?;
+                let status = response.status().as_u16();
+                Ok::<_, reqwest::Error>((status, response.json::<Value>().await.unwrap_or(Value::Null)))
+            })
         };
         let created = match post("/api/rooms".into(), body.clone()).await {
-            Ok(created) if created.status() == 201 => created.json::<Value>().await.unwrap(),
-            Ok(refused) => {
-                last = format!("create: {}", refused.status());
+            Some(Ok((201, created))) => created,
+            Some(Ok((status, answer))) => {
+                last = format!("create: {status} {answer}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
-            Err(error) => {
+            Some(Err(error)) => {
                 last = format!("create: {error}");
+                continue;
+            }
+            None => {
+                last = "create: the node is not ready".into();
                 continue;
             }
         };
         let room = created["room"].as_str().unwrap().to_string();
-        let invite =
-            created["links"]["invite"].as_str().unwrap().split("#invite=").nth(1).unwrap().to_string();
-        let claim = post(format!("/api/rooms/{room}/claim"), json!({ "invite": invite })).await;
-        let claimed = match claim {
-            Ok(claimed) if claimed.status() == 200 => claimed.json::<Value>().await.unwrap(),
-            Ok(refused) => {
-                last = format!("claim: {}", refused.status());
+        let host = created["token"].as_str().unwrap().to_string();
+        let Some(invite) = created["links"]["invite"].as_str() else {
+            // Against the computer: no seat to claim; the computer's token is "".
+            return match created["role"].as_str() {
+                Some("fugitive") => (room, host, String::new()),
+                _ => (room, String::new(), host),
+            };
+        };
+        let invite = invite.split("#invite=").nth(1).unwrap().to_string();
+        let claimed = match post(format!("/api/rooms/{room}/claim"), json!({ "invite": invite })).await {
+            Some(Ok((200, claimed))) => claimed,
+            Some(Ok((status, answer))) => {
+                last = format!("claim: {status} {answer}");
                 continue;
             }
-            Err(error) => {
+            Some(Err(error)) => {
                 last = format!("claim: {error}");
                 continue;
             }
+            None => {
+                last = "claim: the node is not ready".into();
+                continue;
+            }
         };
-        let host = created["token"].as_str().unwrap().to_string();
         let guest = claimed["token"].as_str().unwrap().to_string();
         return match created["role"].as_str() {
             Some("fugitive") => (room, host, guest),
@@ -275,6 +371,8 @@ pub struct Match {
     rng: StdRng,
     /// Moves chosen so far.
     played: usize,
+    /// How long a player thinks before each move (the pace of [`play_tables`]).
+    pub pace: Duration,
     pub fugitive: Player,
     pub marshal: Player,
     pub spectator: Player,
@@ -291,7 +389,7 @@ impl Match {
             Player::join(nodes, m, lineup.failover, &room, Some(&marshal), Some(Role::Marshal)).await;
         let spectator = Player::join(nodes, s, false, &room, None, None).await;
         let rng = StdRng::seed_from_u64(rand::random());
-        Match { room, rng, played: 0, fugitive, marshal, spectator }
+        Match { room, rng, played: 0, pace: Duration::ZERO, fugitive, marshal, spectator }
     }
 
     fn seat(&mut self, role: Role) -> &mut Player {
@@ -311,6 +409,17 @@ impl Match {
                 return true;
             }
             let role = view.phase.to_move().expect("a running game has a player to move");
+            let own = self.seat(role).view();
+            if own.outcome.is_some() || own.phase.to_move() != Some(role) {
+                // The mover's socket is ahead of the Fugitive's (a clock ran out): sync again.
+                continue;
+            }
+            self.spectator.drain();
+            if !self.pace.is_zero() {
+                // A little jitter, so that the tables do not move in step.
+                let jitter = rand::Rng::random_range(&mut self.rng, 0.75..1.25);
+                tokio::time::sleep(self.pace.mul_f64(jitter)).await;
+            }
             let action = self.next_action(role);
             let seat = self.seat(role);
             if seat.act(action).await {
@@ -362,16 +471,21 @@ impl Match {
         let log = history::read_log(database_url, &self.room).await;
         // Whatever the nodes still send is read: the spectator's last state is its last.
         let records = [self.fugitive.close(), self.marshal.close(), self.spectator.close()];
-        history::check(&self.room, &log, &records, clock)
+        // Replaying the game is work for a core: not on the thread that runs every player.
+        let room = self.room;
+        tokio::task::spawn_blocking(move || history::check(&room, &log, &records, clock)).await.unwrap()
     }
 }
 
-/// How big a fault test is: the tables played at once and how long the fault goes on.
-/// Small in CI; `scripts/nemesis` sets `FUGITIVE_NEMESIS_GAMES` and `FUGITIVE_NEMESIS_SECS`.
+/// How big a fault test is: the tables played at once, how long the fault goes on, and the
+/// pace of play. Small and unpaced in CI; `scripts/nemesis` sets `FUGITIVE_NEMESIS_GAMES`,
+/// `FUGITIVE_NEMESIS_SECS` and `FUGITIVE_NEMESIS_PACE_MS`.
 #[derive(Clone, Copy, Debug)]
 pub struct Size {
     pub tables: usize,
     pub during: Duration,
+    /// How long each player thinks before a move (0: as fast as the nodes answer).
+    pub pace: Duration,
 }
 
 impl Size {
@@ -382,6 +496,7 @@ impl Size {
         Size {
             tables: var("FUGITIVE_NEMESIS_GAMES", tables as u64) as usize,
             during: Duration::from_secs(var("FUGITIVE_NEMESIS_SECS", secs)),
+            pace: Duration::from_millis(var("FUGITIVE_NEMESIS_PACE_MS", 0)),
         }
     }
 }
@@ -400,9 +515,12 @@ pub async fn play_tables(
     let tables = (0..size.tables).map(|table| {
         let lineup = lineup(table);
         async move {
+            // Paced tables start spread over one pace, not all in the same instant.
+            tokio::time::sleep(size.pace.mul_f64(table as f64 / size.tables as f64)).await;
             let mut verdict = Verdict::default();
             loop {
                 let mut played = Match::open(nodes, lineup.fugitive, lineup, body).await;
+                played.pace = size.pace;
                 played.play_moves(usize::MAX).await;
                 verdict.add(played.check(database_url, clock).await);
                 if Instant::now() >= until {
