@@ -1,6 +1,7 @@
 // The analysis of a finished game on its replay page (issue 26), imported by replay.js once the
-// record is shown. It reads `GET /api/rooms/{room}/games/{n}/analysis`: a progress bar while the
-// server computes it (202), then each move's mark, each player's accuracy and a chart (SVG) of
+// record is shown. It reads `GET /api/rooms/{room}/games/{n}/analysis`: while it waits for a free
+// worker (202, "queued"), how many computations are ahead of it; a progress bar while the server
+// computes it (202), then each move's mark, each player's accuracy and a chart (SVG) of
 // the Marshal's chance to find a hideout with her next guess, the Fugitive's cover and his win
 // chance, move by move. A point of the chart, or a move in the list, jumps the replay there.
 // Every figure is the server's; nothing here works out a rule of the game.
@@ -40,13 +41,14 @@ export function analysisPanel(room, game, jump) {
       const response = await fetch(analysisPath(room, game));
       const body = await response.json();
       if (response.status === 200) state = { kind: 'done', analysis: body.analysis };
+      else if (response.status === 202 && body.state === 'queued') state = { kind: 'queued', ahead: body.ahead };
       else if (response.status === 202) state = { kind: 'running', done: body.done, total: body.total };
       else state = { kind: 'failed' };
     } catch {
       state = { kind: 'failed' };
     }
     render();
-    if (state.kind === 'running') setTimeout(load, POLL_MS);
+    if (state.kind === 'queued' || state.kind === 'running') setTimeout(load, POLL_MS);
   }
 
   function chart(moves) {
@@ -128,6 +130,9 @@ export function analysisPanel(room, game, jump) {
 
   function body() {
     if (state.kind === 'failed') return h('p', { class: 'alert' }, t('analysis.failed'));
+    if (state.kind === 'queued') {
+      return h('p', { role: 'status', 'data-testid': 'analysis-queued' }, t('analysis.queued', { n: state.ahead }));
+    }
     if (state.kind !== 'done') {
       return h(
         'div',

@@ -92,10 +92,30 @@ test("a finished game's analysis shows the engine's marks, accuracy and a chart 
   await ada.getByTestId('game-over').waitFor();
 
   const room = new URL(invite).pathname.split('/')[2];
+  // While it waits for a free worker, the page says how many computations are ahead of it: the
+  // first two answers are a queued one's (docs/protocol.md, as a busy node gives them); the page
+  // asks again and shows the progress bar once the server's own answer comes.
+  const queued = [2, 1];
+  const analysisUrl = `${server.url}/api/rooms/${room}/games/1/analysis`;
+  await ada.route(analysisUrl, (route) => {
+    const ahead = queued.shift();
+    if (ahead === undefined) return route.continue();
+    const body = { room, game: 1, state: 'queued', ahead, done: 0, total: 0 };
+    return route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify(body) });
+  });
   await ada.goto(`${server.url}/room/${room}/game/1`);
   await ada.getByTestId('analysis').waitFor();
-  // The first request starts the work: a progress bar until it is done.
+  await ada.waitForFunction(() =>
+    document.querySelector('[data-testid=analysis-queued]')?.textContent.includes('2 computations are ahead'),
+  );
+  await checkAxe(ada, 'analysis queued (en)');
+  await ada.waitForFunction(() =>
+    document.querySelector('[data-testid=analysis-queued]')?.textContent.includes('1 computation is ahead'),
+  );
+  assert.equal(await ada.getByTestId('analysis-progress').count(), 0, 'no progress bar while queued');
+  // Then the first request that reaches the server starts the work: a progress bar until it is done.
   await ada.getByTestId('analysis-progress').waitFor();
+  await ada.unroute(analysisUrl);
   await analysisDone(ada);
   const shown = await marksShown(ada);
   assert.deepEqual(

@@ -9,9 +9,10 @@
 //! - **[`Theme::FindsAll`]** — the Marshal is to guess and every face-down hideout (two or more)
 //!   is certain: naming all of them at once finds them all. The answer is that set; any other
 //!   guess finds fewer or is wrong.
-//! - **[`Theme::Cover`]** — the Fugitive is to place: of his hideout cards (each with the least
-//!   sprint cards it needs, the best such set), one leaves the Marshal a chance to name the new
-//!   hideout with one number at least [`COVER_MARGIN`] below every other card's, and below
+//! - **[`Theme::Cover`]** — the Fugitive is to place: of his hideout cards (each with the best of
+//!   every sprint set his hand allows under it — she sees only their count, so each count he
+//!   can reach is one choice), one leaves the Marshal a chance to name the new hideout with one
+//!   number at least [`COVER_MARGIN`] below every other card's with any sprint set, and below
 //!   passing (which leaves his newest hideout as it was). The answer is that hideout card.
 //!
 //! Only exact deductions count (no event variant, no fallback to the trail count), so every
@@ -162,14 +163,20 @@ fn cover(game: &Game) -> Option<Puzzle> {
     if !legal.draws.is_empty() || !legal.choices.is_empty() || legal.placements.len() < 2 {
         return None;
     }
-    // Her best chance to name the new hideout after each card, with its best least sprint set.
+    // Her chance to name the new hideout after each card, with its best sprint set of all his
+    // hand allows: another card with more sprint cards must not cover him as well.
     let mut scores: Vec<(Cards, f64)> = Vec::new();
     for placement in &legal.placements {
-        let best = least_sprints(&placement.sprints)
+        let best = one_set_per_count(&placement.sprints)
             .into_iter()
-            .filter_map(|sprints| after(game, Action::Place { hideout: placement.hideout, sprints }))
-            .fold(None, |best: Option<f64>, chance| Some(best.map_or(chance, |b| b.min(chance))));
-        scores.push((Cards::from_iter([placement.hideout]), best?));
+            .map(|sprints| after(game, Action::Place { hideout: placement.hideout, sprints }))
+            .try_fold(f64::INFINITY, |best, chance| chance.map(|c| best.min(c)))?;
+        if best.is_finite() {
+            scores.push((Cards::from_iter([placement.hideout]), best));
+        }
+    }
+    if scores.len() < 2 {
+        return None;
     }
     let pass = if legal.pass { after(game, Action::Pass) } else { None };
     scores.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -198,16 +205,20 @@ fn after(game: &Game, action: Action) -> Option<f64> {
     Some(newest.candidates.iter().map(|c| deduction.share(newest.position, c.number)).fold(0.0, f64::max))
 }
 
-/// The sprint sets a hideout allows with no card to spare (each card needed), at most 3 cards.
-fn least_sprints(options: &SprintOptions) -> Vec<Cards> {
+/// One sprint set for each count of sprint cards a hideout allows (the Marshal sees the count,
+/// not the cards, so every set of a count leaves her the same view), fewest cards first.
+fn one_set_per_count(options: &SprintOptions) -> Vec<Cards> {
+    let mut by_count: Vec<Option<Cards>> = vec![None; 43];
+    let mut keep = |set: Cards| {
+        by_count[set.len()].get_or_insert(set);
+    };
     match options {
-        SprintOptions::AtLeast { value, from } => from
-            .subsets()
-            .filter(|s| s.len() <= 3 && s.sprint_value() >= *value)
-            .filter(|s| s.iter().all(|c| s.sprint_value() - c.sprint_value() < *value))
-            .collect(),
-        SprintOptions::OneOf { sets } => sets.clone(),
+        SprintOptions::AtLeast { value, from } => {
+            from.subsets().filter(|s| s.sprint_value() >= *value).for_each(&mut keep)
+        }
+        SprintOptions::OneOf { sets } => sets.iter().copied().for_each(&mut keep),
     }
+    by_count.into_iter().flatten().collect()
 }
 
 #[cfg(test)]
@@ -282,10 +293,17 @@ mod tests {
     }
 
     #[test]
-    fn least_sprints_keep_no_card_to_spare() {
+    fn one_set_per_count_reaches_every_count_the_hand_allows() {
         let from = Cards::from_iter([c(4), c(5), c(7)]);
-        let sets = least_sprints(&SprintOptions::AtLeast { value: 2, from });
-        assert_eq!(sets, [Cards::from_iter([c(4)]), Cards::from_iter([c(5), c(7)])]);
-        assert_eq!(least_sprints(&SprintOptions::AtLeast { value: 0, from }), [Cards::EMPTY]);
+        let sets = one_set_per_count(&SprintOptions::AtLeast { value: 2, from });
+        // 4 alone (2), 5 and 7 (2), any two with 4, all three: one of each count.
+        assert_eq!(sets.iter().map(|s| s.len()).collect::<Vec<_>>(), [1, 2, 3]);
+        assert!(sets.iter().all(|s| s.is_subset(from) && s.sprint_value() >= 2));
+        assert_eq!(one_set_per_count(&SprintOptions::AtLeast { value: 0, from }).len(), 4);
+        let sets = vec![Cards::from_iter([c(4)]), Cards::from_iter([c(5)]), Cards::EMPTY];
+        assert_eq!(
+            one_set_per_count(&SprintOptions::OneOf { sets }),
+            [Cards::EMPTY, Cards::from_iter([c(4)])]
+        );
     }
 }

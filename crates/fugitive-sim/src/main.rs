@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Parser;
 use fugitive_ai::{Budget, FugitiveBot, Level, MarshalBot, MatchResult, play_bots};
 use fugitive_core::{EventVariant, OpeningHideouts, Role, RuleOptions, Seed, Setup};
@@ -118,6 +118,12 @@ struct Args {
     /// puzzle a line: what `fugitive-server --puzzles` loads.
     #[arg(long)]
     puzzles: Option<std::path::PathBuf>,
+    /// With `--puzzles OUT`: instead of every puzzle found, writes the puzzles of this earlier
+    /// file (in its order) whose theme, view and answer the games' puzzles hold too, with the
+    /// figures found now: the file filtered by the finder of today, from the same games (run
+    /// the command that made it).
+    #[arg(long, requires = "puzzles")]
+    keep_puzzles: Option<std::path::PathBuf>,
     /// The reports `--balance` reads.
     reports: Vec<std::path::PathBuf>,
 }
@@ -138,8 +144,22 @@ fn main() -> Result<()> {
     let played = play(&args, &pairings);
     if let Some(out) = &args.puzzles {
         let found = puzzles::of_games(played.iter().map(|(_, _, index, r)| (args.setup(*index), r)))?;
-        puzzles::write(out, &found)?;
-        eprintln!("{} puzzles written to {}", found.len(), out.display());
+        if let Some(old) = &args.keep_puzzles {
+            let text =
+                std::fs::read_to_string(old).with_context(|| format!("cannot read {}", old.display()))?;
+            let kept = puzzles::keep(&text, &found)?;
+            std::fs::write(out, kept.text)?;
+            eprintln!(
+                "of {} kept {} (by theme: {:?}), wrote {}",
+                old.display(),
+                kept.kept,
+                kept.by_theme,
+                out.display()
+            );
+        } else {
+            puzzles::write(out, &found)?;
+            eprintln!("{} puzzles written to {}", found.len(), out.display());
+        }
     }
     let results: Vec<MatchResult> = played.into_iter().map(|(_, _, _, r)| r).collect();
     print!("{}", report(&args, &results));

@@ -2,6 +2,11 @@
 // i18n.js), not on a first visit.
 export default {
   'analysis.title': 'Analyse',
+  'analysis.queued': {
+    zero: 'Wartet auf einen freien Rechenplatz: keine andere Berechnung ist vor dieser Analyse.',
+    one: 'Wartet auf einen freien Rechenplatz: 1 Berechnung ist vor dieser Analyse.',
+    other: 'Wartet auf einen freien Rechenplatz: {n} Berechnungen sind vor dieser Analyse.',
+  },
   'analysis.computing': 'Der Computer analysiert diese Partie …',
   'analysis.progress': 'Analysierte Züge: {done} von {total}',
   'analysis.failed': 'Die Analyse konnte nicht geladen werden.',

@@ -2,6 +2,11 @@
 // i18n.js), not on a first visit.
 export default {
   'analysis.title': 'Analysis',
+  'analysis.queued': {
+    zero: 'Waiting for a free worker: no other computation is ahead of this analysis.',
+    one: 'Waiting for a free worker: 1 computation is ahead of this analysis.',
+    other: 'Waiting for a free worker: {n} computations are ahead of this analysis.',
+  },
   'analysis.computing': 'The computer is analysing this game…',
   'analysis.progress': 'Moves analysed: {done} of {total}',
   'analysis.failed': 'The analysis could not be loaded.',

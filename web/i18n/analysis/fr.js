@@ -2,6 +2,11 @@
 // i18n.js), not on a first visit.
 export default {
   'analysis.title': 'Analyse de la partie',
+  'analysis.queued': {
+    zero: 'En attente d’un calculateur libre : aucun autre calcul ne passe avant cette analyse.',
+    one: 'En attente d’un calculateur libre : 1 calcul passe avant cette analyse.',
+    other: 'En attente d’un calculateur libre : {n} calculs passent avant cette analyse.',
+  },
   'analysis.computing': 'L’ordinateur analyse cette partie…',
   'analysis.progress': 'Coups analysés : {done} sur {total}',
   'analysis.failed': 'L’analyse n’a pas pu être chargée.',
