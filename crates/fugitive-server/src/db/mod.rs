@@ -305,6 +305,22 @@ impl Db {
                     Ok(())
                 })
             })
+            .after_release(move |conn, _| {
+                Box::pin(async move {
+                    if !sqlite {
+                        return Ok(true);
+                    }
+                    // A COMMIT that fails for a full disk is rolled back by SQLite itself; sqlx's
+                    // ROLLBACK then fails too, and the connection keeps counting one transaction
+                    // open. Its next `begin` is a SAVEPOINT, whose rollback leaves a transaction
+                    // open, holding the write lock: every other write waited out its busy
+                    // timeout and was `unavailable` from then on (issue 27, `tests/faults.rs`, a
+                    // full disk under load). Such a connection is closed instead of kept. The
+                    // query first lets a rollback the pool queued on release run.
+                    conn.execute("SELECT 1").await?;
+                    Ok(!conn.is_in_transaction())
+                })
+            })
             .connect(&url)
             .await?;
         sqlx::migrate!("../../migrations").run(&pool).await?;
