@@ -68,10 +68,10 @@ export function renderShare(links, role) {
   );
 }
 
-/// Puts `text` on the clipboard (the older `execCommand` way where the Clipboard API is refused).
 /// A finished game's replay page.
 export const replayPath = (room, game) => `/room/${room}/game/${game}`;
 
+/// Puts `text` on the clipboard (the older `execCommand` way where the Clipboard API is refused).
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
