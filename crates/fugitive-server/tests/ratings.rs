@@ -149,6 +149,8 @@ async fn games_without_a_clock_against_the_computer_between_one_profile_or_abort
     assert_eq!(summary["aborted"], true, "{summary}");
     let (_, replay) = http(addr, "GET", &format!("/api/rooms/{aborted}/games/1"), None).await;
     assert_eq!(replay["aborted"], true);
+    // Nobody won it: the room's series stays 0–0.
+    assert_eq!(over["room"]["series"]["wins"], json!({ "fugitive": 0, "marshal": 0 }), "{over}");
 
     // A rated one, to show the others were seen and passed over.
     let (rated, _, bob_token) = room(addr, &ada_cookie, &bob_cookie, json!({ "turn_clock_secs": 300 })).await;
@@ -167,6 +169,13 @@ async fn games_without_a_clock_against_the_computer_between_one_profile_or_abort
         let (status, _) = http(addr, "GET", &format!("/api/rooms/{unrated}/games/1/rating"), None).await;
         assert_eq!(status, 404);
     }
+    server.stop().await;
+
+    // The series counted again from the stored games, by a server that loads the room anew.
+    let server = Server::start(&db, &[]).await;
+    let spectator = Client::join(server.addr, &aborted, None).await;
+    let room = &spectator.state.as_ref().unwrap()["room"];
+    assert_eq!(room["series"]["wins"], json!({ "fugitive": 0, "marshal": 0 }), "{room}");
     server.stop().await;
 }
 

@@ -82,13 +82,8 @@ async fn load_series(db: &Db, room: Uuid) -> Result<Series, DbError> {
         let game = db.load_game(room, number as u64).await?.ok_or_else(|| corrupt("missing"))?;
         let log = game.actions.iter().map(|record| (record.role, record.action));
         let replay = crate::model::replay::replay(game.setup, log).map_err(|e| corrupt(&e.to_string()))?;
-        let winner = replay.outcome().ok_or_else(|| corrupt("finished but not over"))?.winner;
-        let seat = if winner == fugitive_core::Role::Fugitive {
-            game.fugitive_seat
-        } else {
-            game.fugitive_seat.other()
-        };
-        series.wins[seat.index()] += 1;
+        replay.outcome().ok_or_else(|| corrupt("finished but not over"))?;
+        series.count(&replay, game.fugitive_seat);
     }
     Ok(series)
 }

@@ -17,8 +17,10 @@ use std::time::Duration;
 
 use std::time::Instant;
 
+use fugitive_core::{Game, Role};
 use serde::Serialize;
 
+use super::rating;
 use super::seat::Seat;
 
 /// The most characters (Unicode scalar values) a name may have.
@@ -231,6 +233,15 @@ impl Series {
     pub fn winner(&self) -> Option<Seat> {
         let best_of = self.best_of?;
         Seat::ALL.into_iter().find(|seat| self.wins[seat.index()] * 2 > best_of)
+    }
+
+    /// Counts a game, once it is over, for the seat that won it (`fugitive_seat` played the
+    /// Fugitive in it). An aborted game ([`rating::aborted`]: the loser's clock ran out before
+    /// his first move) was won by nobody and counts for neither seat.
+    pub fn count(&mut self, game: &Game, fugitive_seat: Seat) {
+        let Some(outcome) = game.outcome().filter(|_| !rating::aborted(game)) else { return };
+        let seat = if outcome.winner == Role::Fugitive { fugitive_seat } else { fugitive_seat.other() };
+        self.wins[seat.index()] += 1;
     }
 }
 

@@ -196,9 +196,7 @@ impl Machine {
         notepad: Option<Notepad>,
         turn_passed: Option<i64>,
     ) {
-        if let Some(outcome) = next.outcome() {
-            self.log.series.wins[self.seat_of(outcome.winner).index()] += 1;
-        }
+        self.log.series.count(&next, self.log.fugitive_seat);
         self.log.game = next;
         self.log.version += 1;
         self.log.notepad = Some((self.log.version, notepad));
