@@ -64,8 +64,8 @@ enum Stacks {
 
 /// The most transitions the exact count makes before it gives up (the fast bound is used).
 /// 300,000 since each step got about a third cheaper (`Layer`): the p99 per state of random
-/// play stays under the old budget's (200,000), and the fallback in random play fell from 5.4 to
-/// 1.6 % without events (`BENCHMARKS.md`, stop 34).
+/// play stays about the old budget's (200,000), and the fallback in 100 random games without
+/// events fell from 5.1 to 2.9 % (`BENCHMARKS.md`, stop 34).
 pub(crate) const BUDGET: usize = 300_000;
 
 /// The exact count: worlds in all and, per face-down position, per number.
