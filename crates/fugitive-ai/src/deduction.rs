@@ -47,7 +47,7 @@
 //! computer's notepad and the public sets agree where they overlap. Every consistent world has a
 //! consistent trail, so a number the bound rules out has no world: the exact count only tries
 //! the numbers the bound allows. [`Deduction::of`] gives the bound instead (and says so:
-//! [`Deduction::exact`] is `false`) when the exact count needs more than 200,000 steps or its
+//! [`Deduction::exact`] is `false`) when the exact count needs more than 300,000 steps or its
 //! counts overflow `u128` (`worlds.rs`, `BUDGET`), and in the rare event states below.
 //!
 //! **Events** (`EVENTS.md`, issue 29): a world also agrees with everything each event told her

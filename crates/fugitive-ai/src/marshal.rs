@@ -5,7 +5,7 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::deduction::Deduction;
+use crate::deduction::{Deduction, Joint};
 use crate::view::{Level, MarshalView, best_choice, peeked};
 
 /// How often the `medium` Marshal plays her hunch (see [`MarshalBot`]): 7 guesses in 10. Over
@@ -32,8 +32,8 @@ const MEDIUM_HUNCH: f64 = 0.7;
 ///   leaves, with the trail count's odds); draws from the deck holding most of the
 ///   deduction's candidates; guesses the most
 ///   likely number, adding every number it is certain of (a multi-number guess only when it is
-///   certain of all but one); in the Manhunt, the most likely number each time (greedy) by
-///   the worlds' own odds ([`Deduction::of`]). A guess that would find a hideout of 30 or more
+///   certain of all but one); in the Manhunt, a number of the set of face-down hideouts the
+///   worlds make likeliest ([`manhunt_guess`]: she must name them all). A guess that would find a hideout of 30 or more
 ///   without finding them all, while his 42 could reach past the trail's end on his next move
 ///   (the escape, R15), is replaced: by the same guess among the numbers below 30 if one can be
 ///   right, else by every face-down hideout at once, each its likeliest number (not a guess
@@ -112,9 +112,8 @@ impl MarshalBot {
                 let best = open.difference(certain).iter().max_by(|a, b| likely(*a).total_cmp(&likely(*b)));
                 let numbers = match best {
                     // One number only: in the Manhunt (R16) and after F3 Lie Low.
-                    // In the Manhunt, by the worlds' own odds: every hideout is placed, so
-                    // how likely he was to hold each card is what tells them apart.
-                    _ if guess.single && manhunt => Cards::from(most_likely(&Deduction::of(view), open)?),
+                    // In the Manhunt, the whole set she must still name, by the worlds.
+                    _ if guess.single && manhunt => Cards::from(manhunt_guess(view, open)?),
                     _ if guess.single => Cards::from(most_likely(&deduction, open)?),
                     Some(best) if likely(best) > 0.0 || certain.is_empty() => certain.with(best),
                     _ => certain,
@@ -295,6 +294,68 @@ fn everywhere(deduction: &Deduction, open: Cards) -> Option<Cards> {
         numbers.insert(best.number);
     }
     Some(numbers)
+}
+
+/// How many full sets of face-down hideouts her Manhunt guess weighs exactly (one exact count
+/// each, [`manhunt_guess`]), and how many partial sets the search for them keeps per position.
+const MANHUNT_SETS: usize = 16;
+const MANHUNT_BEAM: usize = 64;
+
+/// Her guess in the Manhunt (R16). She names one number at a time and the first miss loses, so
+/// she wins only if every number she will still name is right: what counts is the chance of the
+/// whole set of face-down hideouts ([`likeliest_set`]), not of the next number alone. She names
+/// first its number likeliest alone; a right guess shows its sprint cards, and she chooses
+/// again with them. The likeliest number when the count is not exact, or with one hideout left
+/// (the two are then the same).
+fn manhunt_guess(view: &MarshalView, open: Cards) -> Option<Card> {
+    let deduction = Deduction::of(view);
+    match likeliest_set(view, &deduction, open) {
+        Some(set) if deduction.positions().len() >= 2 => most_likely(&deduction, set),
+        _ => most_likely(&deduction, open),
+    }
+}
+
+/// The full set of face-down hideouts (one number of `open` per position) on which most worlds
+/// put every number, counted exactly ([`Joint`]), among the [`MANHUNT_SETS`] sets with the
+/// largest product of their positions' shares in `deduction` ([`Deduction::of`]: every
+/// hideout placed, how likely he was to hold each card is what tells them apart). `None` when
+/// the count is not exact or no set has a world.
+fn likeliest_set(view: &MarshalView, deduction: &Deduction, open: Cards) -> Option<Cards> {
+    if !deduction.exact() {
+        return None;
+    }
+    let joint = Joint::of(view)?;
+    let mut best: Option<(f64, Cards)> = None;
+    for set in likeliest_sets(deduction, open) {
+        let Some(share) = joint.share(set) else { continue };
+        if share > 0.0 && best.is_none_or(|(b, _)| share > b) {
+            best = Some((share, set));
+        }
+    }
+    best.map(|(_, set)| set)
+}
+
+/// The [`MANHUNT_SETS`] full sets of face-down hideouts (one number of `open` per position,
+/// increasing along the trail) with the largest product of their positions' shares, likeliest
+/// first: a beam of [`MANHUNT_BEAM`] partial sets, position by position.
+fn likeliest_sets(deduction: &Deduction, open: Cards) -> Vec<Cards> {
+    let mut beam: Vec<(f64, u8, Cards)> = vec![(1.0, 0, Cards::EMPTY)];
+    for p in deduction.positions() {
+        let mut next = Vec::with_capacity(beam.len() * p.candidates.len());
+        for &(score, last, set) in &beam {
+            for c in p.candidates.iter().filter(|c| c.worlds > 0 && c.number.number() > last) {
+                if open.contains(c.number) {
+                    let share = deduction.share(p.position, c.number);
+                    next.push((score * share, c.number.number(), set.with(c.number)));
+                }
+            }
+        }
+        next.sort_by(|a, b| b.0.total_cmp(&a.0));
+        next.truncate(MANHUNT_BEAM);
+        beam = next;
+    }
+    beam.truncate(MANHUNT_SETS);
+    beam.into_iter().map(|(_, _, set)| set).collect()
 }
 
 fn most_likely(deduction: &Deduction, open: Cards) -> Option<Card> {

@@ -44,10 +44,10 @@
 //! is made, so a state that outgrows the budget gives up at the start of the layer that would
 //! cross it rather than at its end (the same states give up: the count is the same).
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-
 use fugitive_core::{Card, Cards, Deck, Evidence, Reach, can_place};
+
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 use crate::facts::{Between, Facts, KnownDraw, KnownStack, MAX_SMOKES, deck_number};
 
@@ -63,7 +63,10 @@ enum Stacks {
 }
 
 /// The most transitions the exact count makes before it gives up (the fast bound is used).
-pub(crate) const BUDGET: usize = 200_000;
+/// 300,000 since each step got about a third cheaper (`Layer`): the p99 per state of random
+/// play stays about the old budget's (200,000), and the fallback in 100 random games without
+/// events fell from 5.1 to 2.9 % (`BENCHMARKS.md`, stop 34).
+pub(crate) const BUDGET: usize = 300_000;
 
 /// The exact count: worlds in all and, per face-down position, per number.
 #[derive(Clone, Debug)]
@@ -188,34 +191,16 @@ fn bits(mut mask: u64) -> impl Iterator<Item = u8> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key(u64, u64);
 
-/// Both words mixed into one hash whose every bit depends on every field. The table indexes by
-/// the hash's low bits: a multiplicative hash of the words as they are (the core's
-/// `TrailHasher`) left those depending on the low fields only (the hideout, the fixed cards'
-/// classes, the open-guess bits), so the states that differ in the other classes' counts
-/// crowded a few slots, and probing them was most of the programme's time (perf).
-impl std::hash::Hash for Key {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+impl Key {
+    /// Both words mixed into one hash whose every bit depends on every field. The table indexes
+    /// by the hash's low bits: a multiplicative hash of the words as they are (the core's
+    /// `TrailHasher`) left those depending on the low fields only (the hideout, the fixed cards'
+    /// classes, the open-guess bits), so the states that differ in the other classes' counts
+    /// crowded a few slots, and probing them was most of the programme's time (perf).
+    fn hash(self) -> u64 {
         let mut x = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.1;
         x = (x ^ (x >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
-        state.write_u64(x ^ (x >> 32));
-    }
-}
-
-/// The hasher of [`Key`]: its hash is already mixed, so it is passed on as it is.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = x;
+        x ^ (x >> 32)
     }
 }
 
@@ -237,9 +222,6 @@ impl Key {
         [((self.0 >> 40) & 0xf) as u8, ((self.0 >> 44) & 0xf) as u8]
     }
 }
-
-/// The map of a layer's states, with [`Key`]'s own mixed hash.
-type Map<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 
 /// One class vector of a hidden sprint stack: how many cards of each class, and their value.
 #[derive(Clone, Copy, Debug)]
@@ -275,11 +257,26 @@ fn stacks(k: u8, room: &[u8; 8]) -> Vec<Stack> {
     out
 }
 
+/// A state of a layer and its forward count: the worlds' ways to reach it. 32 bytes, aligned
+/// to 32 so that none straddles two cache lines.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
+struct State {
+    key: Key,
+    forward: u128,
+}
+
 /// One step of the programme: the states after it, their forward counts, and its edges.
 struct Layer {
-    index: Map<usize>,
-    keys: Vec<Key>,
-    forward: Vec<u128>,
+    /// Each state's place in `keys`, by [`Key::hash`]. The table holds 4-byte places, not the
+    /// 16-byte keys: it is a fifth of the size of a map of keys to places, so more of it stays
+    /// in the cache, and a new state, most of those a step looks up, is told apart by the
+    /// table's tag bytes without reading a key (the load of the map's bucket was 41 % of
+    /// `Layer::add`, perf).
+    index: HashTable<u32>,
+    /// The states, each beside its forward count: a step that reaches a state again reads
+    /// both, from one cache line.
+    states: Vec<State>,
     /// `(from, to, weight)`: a single transition's weight fits in 64 bits (a few binomials
     /// and falling factorials of small numbers); 16 bytes an edge instead of 32 saves memory
     /// traffic, a large share of the programme's time.
@@ -288,32 +285,54 @@ struct Layer {
 
 impl Layer {
     fn new() -> Layer {
-        Layer::with_capacity(0)
+        Layer::with_capacity(0, 0)
     }
 
     /// A layer sized for `states` states (the size of the one before it is a fair guess, and
-    /// saves most of the rehashing a growing map does).
-    fn with_capacity(states: usize) -> Layer {
+    /// saves most of the rehashing a growing table does) and `edges` edges: each step counts
+    /// its transitions before it makes any (for the budget), so its edges are sized once
+    /// instead of copied as they grow.
+    fn with_capacity(states: usize, edges: usize) -> Layer {
         Layer {
-            index: Map::with_capacity_and_hasher(states, Default::default()),
-            keys: Vec::with_capacity(states),
-            forward: Vec::with_capacity(states),
-            edges: Vec::with_capacity(states),
+            index: HashTable::with_capacity(states.min(edges)),
+            states: Vec::with_capacity(states.min(edges)),
+            edges: Vec::with_capacity(edges),
         }
     }
 
     /// Adds the edge `from` → `to` of `weight`, `f` being the forward count of `from`.
     fn add(&mut self, from: usize, f: u128, to: Key, weight: u128) -> Option<()> {
-        let keys = &mut self.keys;
-        let forward = &mut self.forward;
-        let at = *self.index.entry(to).or_insert_with(|| {
-            keys.push(to);
-            forward.push(0);
-            keys.len() - 1
-        });
-        self.forward[at] = self.forward[at].checked_add(mul(f, weight)?)?;
+        let states = &self.states;
+        let at = match self.index.entry(
+            to.hash(),
+            |&at| states[at as usize].key == to,
+            |&at| states[at as usize].key.hash(),
+        ) {
+            Entry::Occupied(entry) => *entry.get() as usize,
+            Entry::Vacant(entry) => {
+                let at = self.states.len();
+                entry.insert(u32::try_from(at).ok()?);
+                self.states.push(State { key: to, forward: 0 });
+                at
+            }
+        };
+        let forward = &mut self.states[at].forward;
+        *forward = forward.checked_add(mul(f, weight)?)?;
         self.edges.push((from as u32, at as u32, u64::try_from(weight).ok()?));
         Some(())
+    }
+
+    /// The states reached (forward count not 0).
+    fn live(&self) -> impl Iterator<Item = Key> + '_ {
+        self.states.iter().filter(|s| s.forward != 0).map(|s| s.key)
+    }
+
+    /// The first state, `key`, with the forward count `forward`.
+    fn start(key: Key, forward: u128) -> Layer {
+        let mut layer = Layer::new();
+        layer.index.insert_unique(key.hash(), 0, |_| key.hash());
+        layer.states.push(State { key, forward });
+        layer
     }
 }
 
@@ -419,12 +438,8 @@ fn count_with(evidence: &Evidence, facts: &Facts, allowed: &[Cards], shortcuts: 
     let mut layers: Vec<Layer> = Vec::with_capacity(2 * n + 1);
     // The position whose hideout each layer chose, if it is a hideout layer.
     let mut hideout_of: Vec<Option<usize>> = vec![None];
-    let mut start = Layer::new();
     let start_key = Key::new(0, &[0; 8], [0, 0], evidence.all_open());
-    start.index.insert(start_key, 0);
-    start.keys.push(start_key);
-    start.forward.push(if evidence.impossible() { 0 } else { 1 });
-    layers.push(start);
+    layers.push(Layer::start(start_key, if evidence.impossible() { 0 } else { 1 }));
     let mut work = 0usize;
     let mut before = [0i64; 4];
     // Whether every deck's count is folded in already (the last stack's `Fold`).
@@ -505,25 +520,23 @@ fn count_with(evidence: &Evidence, facts: &Facts, allowed: &[Cards], shortcuts: 
         // Or the stack's splits, sorted by value, highest first: how many are worth `need`.
         if let Stacks::Splits(splits) = &stacks[i - 1] {
             let at_least = |need: u8| splits.partition_point(|s| s.value >= need);
-            let mut mid = Layer::with_capacity(layers[layers.len() - 1].keys.len());
+            let mut mid;
             {
                 let prev = &layers[layers.len() - 1];
                 // The layer's transitions, counted before any is made: a state that outgrows the
                 // budget gives up without making them (the same states give up as when they were
                 // counted one by one).
-                work += prev
-                    .keys
-                    .iter()
-                    .zip(&prev.forward)
-                    .filter(|&(_, &f)| f != 0)
-                    .filter_map(|(key, _)| values(key.h()))
+                let transitions = prev
+                    .live()
+                    .filter_map(|key| values(key.h()))
                     .map(|(need, _)| at_least(need))
                     .sum::<usize>();
+                work += transitions;
                 if work > BUDGET {
                     return None;
                 }
-                for (from, &key) in prev.keys.iter().enumerate() {
-                    let f = prev.forward[from];
+                mid = Layer::with_capacity(prev.states.len(), transitions);
+                for (from, &State { key, forward: f }) in prev.states.iter().enumerate() {
                     if f == 0 {
                         continue;
                     }
@@ -594,22 +607,17 @@ fn count_with(evidence: &Evidence, facts: &Facts, allowed: &[Cards], shortcuts: 
             }
         };
         let stakeout = facts.stakeout.as_ref().filter(|s| i <= s.horizon);
-        let mut layer = Layer::with_capacity(layers[layers.len() - 1].keys.len());
+        let mut layer;
         {
             let prev = &layers[layers.len() - 1];
             // Counted before any is made, as for the stacks.
-            work += prev
-                .keys
-                .iter()
-                .zip(&prev.forward)
-                .filter(|&(_, &f)| f != 0)
-                .map(|(&key, _)| numbers(key).count_ones() as usize)
-                .sum::<usize>();
+            let transitions = prev.live().map(|key| numbers(key).count_ones() as usize).sum::<usize>();
+            work += transitions;
             if work > BUDGET {
                 return None;
             }
-            for (from, &key) in prev.keys.iter().enumerate() {
-                let f = prev.forward[from];
+            layer = Layer::with_capacity(prev.states.len(), transitions);
+            for (from, &State { key, forward: f }) in prev.states.iter().enumerate() {
                 if f == 0 {
                     continue;
                 }
@@ -733,23 +741,23 @@ fn count_with(evidence: &Evidence, facts: &Facts, allowed: &[Cards], shortcuts: 
         Some(weight)
     };
     let last = &layers[layers.len() - 1];
-    let mut after: Vec<u128> = last.keys.iter().map(|&k| finish(k)).collect::<Option<_>>()?;
+    let mut after: Vec<u128> = last.states.iter().map(|s| finish(s.key)).collect::<Option<_>>()?;
     let mut total: u128 = 0;
-    for (f, w) in last.forward.iter().zip(&after) {
-        total = total.checked_add(mul(*f, *w)?)?;
+    for (s, w) in last.states.iter().zip(&after) {
+        total = total.checked_add(mul(s.forward, *w)?)?;
     }
     let mut positions = Vec::new();
     for step in (1..layers.len()).rev() {
         let layer = &layers[step];
         if let Some(i) = hideout_of[step].filter(|&i| slots[i - 1].number.is_none()) {
             let mut counts = [0u128; 42];
-            for (to, key) in layer.keys.iter().enumerate() {
-                let c = &mut counts[usize::from(key.h())];
-                *c = c.checked_add(mul(layer.forward[to], after[to])?)?;
+            for (s, &a) in layer.states.iter().zip(&after) {
+                let c = &mut counts[usize::from(s.key.h())];
+                *c = c.checked_add(mul(s.forward, a)?)?;
             }
             positions.push((i, counts));
         }
-        let mut back = vec![0u128; layers[step - 1].keys.len()];
+        let mut back = vec![0u128; layers[step - 1].states.len()];
         for &(from, to, weight) in &layer.edges {
             let b = &mut back[from as usize];
             *b = b.checked_add(mul(u128::from(weight), after[to as usize])?)?;
@@ -816,15 +824,15 @@ impl SprintClass<'_> {
         work: &mut usize,
     ) -> Option<Layer> {
         let left_of = |key: Key| if first && self.fold.is_none() { self.k } else { key.left() };
-        let live = || prev.keys.iter().zip(&prev.forward).filter(|&(_, &f)| f != 0).map(|(&key, _)| key);
+        let live = || prev.live();
         // Counted before any is made, as for the other steps.
-        *work += live().map(|key| usize::from(left_of(key).min(self.room[c])) + 1).sum::<usize>();
+        let transitions = live().map(|key| usize::from(left_of(key).min(self.room[c])) + 1).sum::<usize>();
+        *work += transitions;
         if *work > BUDGET {
             return None;
         }
-        let mut layer = Layer::with_capacity(prev.keys.len());
-        for (from, &key) in prev.keys.iter().enumerate() {
-            let f = prev.forward[from];
+        let mut layer = Layer::with_capacity(prev.states.len(), transitions);
+        for (from, &State { key, forward: f }) in prev.states.iter().enumerate() {
             if f == 0 {
                 continue;
             }
@@ -1003,14 +1011,14 @@ fn known_sprint(
     first: bool,
     work: &mut usize,
 ) -> Option<Layer> {
-    *work += 2 * prev.forward.iter().filter(|&&f| f != 0).count();
+    let transitions = 2 * prev.live().count();
+    *work += transitions;
     if *work > BUDGET {
         return None;
     }
     let worth = value(class(draw.card.number()));
-    let mut layer = Layer::with_capacity(prev.keys.len());
-    for (from, &key) in prev.keys.iter().enumerate() {
-        let f = prev.forward[from];
+    let mut layer = Layer::with_capacity(prev.states.len(), transitions);
+    for (from, &State { key, forward: f }) in prev.states.iter().enumerate() {
         if f == 0 {
             continue;
         }
@@ -1059,14 +1067,14 @@ fn between(
     held_known: u8,
     work: &mut usize,
 ) -> Option<Layer> {
-    let live = prev.forward.iter().filter(|&&f| f != 0).count();
-    *work += live * if matches!(step, Between::HiddenSmoke { .. }) { 8 } else { 1 };
+    let live = prev.live().count();
+    let transitions = live * if matches!(step, Between::HiddenSmoke { .. }) { 8 } else { 1 };
+    *work += transitions;
     if *work > BUDGET {
         return None;
     }
-    let mut layer = Layer::with_capacity(prev.keys.len());
-    for (from, &key) in prev.keys.iter().enumerate() {
-        let f = prev.forward[from];
+    let mut layer = Layer::with_capacity(prev.states.len(), transitions);
+    for (from, &State { key, forward: f }) in prev.states.iter().enumerate() {
         if f == 0 {
             continue;
         }

@@ -3,8 +3,10 @@
 //! deduction never rules out the true trail, Safe Houses and Roadblocks (F1, M1, N4),
 //! Informant (M2) and Smoke Screen (F5) included.
 
-use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
-use fugitive_core::{Action, EventVariant, Game, Phase, Role, RuleOptions, Seed, Setup, TrailEffect};
+use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Joint, Level, MarshalBot, MarshalView};
+use fugitive_core::{
+    Action, Card, Cards, EventVariant, Game, Phase, Role, RuleOptions, Seed, Setup, TrailEffect,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -170,4 +172,76 @@ fn the_hard_marshal_keeps_the_escape_shut() {
         escapes += usize::from(game.outcome().is_some_and(|o| o.reason == fugitive_core::Reason::Escape));
     }
     assert!(escapes <= 8, "the easy Fugitive escaped in {escapes} of 200 games");
+}
+
+/// Every full set of face-down hideouts (one candidate per position, increasing along the
+/// trail) with its exact chance, by brute force over the candidates.
+fn every_set(view: &MarshalView, d: &Deduction) -> Vec<(Cards, f64)> {
+    let joint = Joint::of(view).expect("an exact count");
+    let mut sets = vec![Cards::EMPTY];
+    for p in d.positions() {
+        let numbers = p.candidates.iter().filter(|c| c.worlds > 0).map(|c| c.number);
+        let numbers: Vec<Card> = numbers.collect();
+        sets = sets
+            .iter()
+            .flat_map(|s| numbers.iter().filter(|&&n| s.iter().all(|m| m < n)).map(move |&n| s.with(n)))
+            .collect();
+    }
+    sets.into_iter().map(|s| (s, joint.share(s).expect("within the budget"))).collect()
+}
+
+/// In the Manhunt (R16) she must name every face-down hideout, one at a time, and the first
+/// miss loses: the `hard` Marshal's guess is a number of the full set most worlds give, checked
+/// against every set by brute force in each Manhunt state of 600 games of helpful:fugitive. In
+/// some of them the likeliest number alone is in no such set (the old, greedy guess; the test
+/// fails on it), and the test says how many.
+#[test]
+fn the_hard_marshal_names_the_likeliest_set_in_the_manhunt() {
+    let (mut checked, mut greedy_differs) = (0, 0);
+    for seed in 0..600 {
+        let mut game = Game::new(setup(seed, EventVariant::HelpfulFugitive));
+        let mut f = FugitiveBot::new(Level::Easy, seed);
+        let mut m = MarshalBot::new(Level::Hard, seed);
+        while let Some(role) = game.to_move() {
+            let action = match role {
+                Role::Fugitive => f.act(&FugitiveView::of(&game)),
+                Role::Marshal => {
+                    let view = MarshalView::of(&game);
+                    let action = m.act(&view);
+                    let d = Deduction::of(&view);
+                    let manhunt = view.view().trail.iter().any(|t| t.card == Some(Card::ESCAPE));
+                    if let (true, true, Some(Action::Guess { numbers })) = (manhunt, d.exact(), action) {
+                        let sets = every_set(&view, &d);
+                        if d.positions().len() >= 2 && sets.len() <= 400 {
+                            let best = |n: Card| {
+                                sets.iter()
+                                    .filter(|(s, _)| s.contains(n))
+                                    .map(|&(_, p)| p)
+                                    .fold(0.0, f64::max)
+                            };
+                            let most = sets.iter().map(|&(_, p)| p).fold(0.0, f64::max);
+                            let guess = numbers.iter().next().expect("one number");
+                            assert!(
+                                best(guess) >= most * (1.0 - 1e-9),
+                                "seed {seed}: {guess} is in no likeliest set ({} < {most})",
+                                best(guess)
+                            );
+                            let greedy = d.positions().iter().flat_map(|p| &p.candidates).map(|c| c.number);
+                            let greedy =
+                                greedy.max_by(|a, b| d.hideout_share(*a).total_cmp(&d.hideout_share(*b)));
+                            greedy_differs +=
+                                usize::from(greedy.is_some_and(|g| best(g) < most * (1.0 - 1e-9)));
+                            checked += 1;
+                        }
+                    }
+                    action
+                }
+            };
+            game.apply(role, action.expect("a move")).expect("a legal move");
+        }
+    }
+    eprintln!(
+        "{checked} Manhunt states checked, the greedy guess outside every likeliest set in {greedy_differs}"
+    );
+    assert!(checked >= 50 && greedy_differs >= 1, "{checked} states, {greedy_differs} where greedy differs");
 }
