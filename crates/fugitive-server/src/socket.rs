@@ -463,7 +463,7 @@ async fn write_waiting(
 /// more grows the buffer: a spectator's snapshot gathered with the reply behind it doubled it
 /// (issue 28, memory per idle socket).
 fn gather_limit(largest: usize) -> usize {
-    largest.max(GATHER_FLOOR).min(WRITE_BATCH)
+    largest.clamp(GATHER_FLOOR, WRITE_BATCH)
 }
 
 /// Small frames (a delta and its reply) are gathered up to this many bytes in any case.
