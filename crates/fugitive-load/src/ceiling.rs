@@ -12,6 +12,8 @@
 //! 2. `fugitive-server` on SQLite (a new database in a temporary directory);
 //! 3. with `--postgres`, `fugitive-server` on PostgreSQL (a scratch database, created and
 //!    dropped);
+//!    with `--compare-bin`, that binary too, on each database, right after `--server-bin`
+//!    (so, with the order reversed every other round, ABBA), "compared" in the tables;
 //! 4. with `--postgres`, `pgbench` with 1 client, one single-row insert per transaction;
 //! 5. the bare SQLite program committing one action per transaction (`bare.rs`).
 //!
@@ -20,8 +22,10 @@
 //! game's player to move acts, both players read until they have the new version, the
 //! spectators read every frame). Around each block and baseline the run reads the CPU time of
 //! this process (the load client; the bare SQLite program runs in it), of the server child, of
-//! every `postgres` process (their own and their reaped children's, so backends that come and
-//! go count) and of `pgbench` (a reaped child of this process), and the machine's busy time
+//! the `postgres` processes of the cluster of `--postgres` (its postmaster, found by
+//! its `postmaster.pid`, and the postmaster's children: their own CPU and their reaped
+//! children's, so backends that come and go count; every `postgres` process when the
+//! postmaster cannot be found) and of `pgbench` (a reaped child of this process), and the machine's busy time
 //! (`/proc/stat`), to say where each action's CPU goes.
 
 use std::time::{Duration, SystemTime};
@@ -45,6 +49,10 @@ pub enum Target {
     Sqlite,
     /// `fugitive-server` on PostgreSQL.
     Postgres,
+    /// `--compare-bin` on SQLite.
+    CompareSqlite,
+    /// `--compare-bin` on PostgreSQL.
+    ComparePostgres,
 }
 
 impl Target {
@@ -54,6 +62,8 @@ impl Target {
             Target::FanOutEach => "fan-out, a write per frame",
             Target::Sqlite => "server, SQLite",
             Target::Postgres => "server, PostgreSQL",
+            Target::CompareSqlite => "compared, SQLite",
+            Target::ComparePostgres => "compared, PostgreSQL",
         }
     }
 }
@@ -100,7 +110,7 @@ pub struct Cpu {
 }
 
 impl Cpu {
-    fn now(server: Option<&Server>) -> anyhow::Result<Cpu> {
+    fn now(server: Option<&Server>, postmaster: Option<u32>) -> anyhow::Result<Cpu> {
         let own = stat_ticks(&std::fs::read_to_string("/proc/self/stat")?).context("/proc/self/stat")?;
         let server = match server {
             Some(server) => (server.cpu_time()?.as_millis() / 10) as u64,
@@ -111,7 +121,7 @@ impl Cpu {
             client: own[0] + own[1],
             children: own[2] + own[3],
             server,
-            postgres: postgres_ticks(),
+            postgres: postgres_ticks(postmaster),
             busy,
             nice,
             total,
@@ -131,8 +141,23 @@ impl Cpu {
     }
 }
 
-/// The CPU time of every process named `postgres` and of its reaped children.
-fn postgres_ticks() -> u64 {
+/// The postmaster of the PostgreSQL cluster at `url` (its data directory's `postmaster.pid`),
+/// when this machine can read it.
+async fn postmaster(url: &str) -> Option<u32> {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(url).await.ok()?;
+    let dir: String = sqlx::query_scalar("SELECT setting FROM pg_settings WHERE name = 'data_directory'")
+        .fetch_one(&mut conn)
+        .await
+        .ok()?;
+    let _ = conn.close().await;
+    let pid = std::fs::read_to_string(std::path::Path::new(&dir).join("postmaster.pid")).ok()?;
+    pid.lines().next()?.trim().parse().ok()
+}
+
+/// The CPU time of the processes named `postgres` and of their reaped children: the
+/// `postmaster` and its children, or every one without it.
+fn postgres_ticks(postmaster: Option<u32>) -> u64 {
     let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
     entries
         .flatten()
@@ -141,9 +166,19 @@ fn postgres_ticks() -> u64 {
         })
         .filter_map(|entry| std::fs::read_to_string(entry.path().join("stat")).ok())
         .filter(|stat| stat.split_once(" (").is_some_and(|(_, rest)| rest.starts_with("postgres)")))
+        .filter(|stat| postmaster.is_none_or(|postmaster| of_postmaster(stat, postmaster)))
         .filter_map(|stat| stat_ticks(&stat))
         .map(|ticks| ticks.iter().sum::<u64>())
         .sum()
+}
+
+/// Whether a `/proc/<pid>/stat` line is `postmaster`'s or one of its children's.
+fn of_postmaster(stat: &str, postmaster: u32) -> bool {
+    let pid = stat.split_whitespace().next().and_then(|pid| pid.parse::<u32>().ok());
+    // After the name: state, then the parent's pid.
+    let parent =
+        stat.rsplit_once(") ").and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+    pid == Some(postmaster) || parent == Some(postmaster)
 }
 
 /// The machine's busy ticks (all CPUs), those at a positive nice, and all ticks, from
@@ -214,10 +249,25 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Ceiling>
     let load_before = crate::report::load_average();
     let max_games = args.ceiling_games.iter().copied().max().unwrap_or(0) as usize;
     crate::raise_fd_limit(max_games * (2 + args.spectators as usize))?;
+    let compare = args.compare_bin.is_some();
     let mut steps =
         vec![Step::Serve(Target::FanOut), Step::Serve(Target::FanOutEach), Step::Serve(Target::Sqlite)];
+    if compare {
+        steps.push(Step::Serve(Target::CompareSqlite));
+    }
     if args.postgres.is_some() {
-        steps.extend([Step::Serve(Target::Postgres), Step::Base(Baseline::Pgbench)]);
+        steps.push(Step::Serve(Target::Postgres));
+        if compare {
+            steps.push(Step::Serve(Target::ComparePostgres));
+        }
+        steps.push(Step::Base(Baseline::Pgbench));
+    }
+    let postmaster = match &args.postgres {
+        Some(url) => postmaster(url).await,
+        None => None,
+    };
+    if args.postgres.is_some() && postmaster.is_none() {
+        eprintln!("the postmaster of --postgres was not found: counting every postgres process");
     }
     steps.push(Step::Base(Baseline::BareSqlite));
     let (mut served, mut based) = (Vec::new(), Vec::new());
@@ -227,7 +277,7 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Ceiling>
             for &step in &steps {
                 match step {
                     Step::Serve(target) => {
-                        let block = serve(args, http, target, games, round)
+                        let block = serve(args, http, target, games, round, postmaster)
                             .await
                             .with_context(|| format!("{}, {games} games, round {round}", target.name()))?;
                         eprintln!(
@@ -238,7 +288,7 @@ pub async fn run(args: &Args, http: &reqwest::Client) -> anyhow::Result<Ceiling>
                         served.push(block);
                     }
                     Step::Base(baseline) => {
-                        let based_run = base(args, baseline, games, round).await?;
+                        let based_run = base(args, baseline, games, round, postmaster).await?;
                         eprintln!(
                             "{games} games, round {round}: {}: {:.0}/s",
                             baseline.name(),
@@ -268,15 +318,23 @@ async fn serve(
     target: Target,
     games: usize,
     round: u32,
+    postmaster: Option<u32>,
 ) -> anyhow::Result<Served> {
     let spectators = args.spectators as usize;
     let caps = Caps { sockets: games * (2 + spectators) + 16, sockets_per_room: spectators + 8 };
     // Sockets set up first wait for the last ones: a long idle timeout keeps them.
     let extra = ["--idle-timeout", "30m"];
-    let scratch = match (target, &args.postgres) {
-        (Target::Postgres, Some(admin)) => Some(Scratch::create(admin, &format!("c{games}r{round}")).await?),
-        (Target::Postgres, None) => anyhow::bail!("PostgreSQL needs --postgres"),
-        _ => None,
+    let postgres = matches!(target, Target::Postgres | Target::ComparePostgres);
+    let scratch = match (postgres, &args.postgres) {
+        (true, Some(admin)) => Some(Scratch::create(admin, &format!("c{games}r{round}")).await?),
+        (true, None) => anyhow::bail!("PostgreSQL needs --postgres"),
+        (false, _) => None,
+    };
+    let bin = match target {
+        Target::CompareSqlite | Target::ComparePostgres => {
+            args.compare_bin.as_ref().context("--compare-bin is not set")?
+        }
+        _ => &args.server_bin,
     };
     let served = async {
         let server = match target {
@@ -284,17 +342,17 @@ async fn serve(
             Target::FanOutEach => Server::start_fanout(http, true).await?,
             _ => {
                 let url = scratch.as_ref().map(|s| s.url.as_str());
-                Server::start_on(&args.server_bin, caps, http, url, &extra).await?
+                Server::start_on(bin, caps, http, url, &extra).await?
             }
         };
         let setup_started = Instant::now();
         let Opened { tables, stop, holders } = matrix::open_games(args, http, server.addr, games).await?;
         let setup = setup_started.elapsed();
         let (frames_before, bytes_before) = client::received();
-        let before = Cpu::now(Some(&server))?;
+        let before = Cpu::now(Some(&server), postmaster)?;
         let (tables, block) =
             matrix::game_block(args, http, &server, tables, Pace::Full, args.full_for, Kind::Games).await?;
-        let cpu = Cpu::now(Some(&server))?.since(before);
+        let cpu = Cpu::now(Some(&server), postmaster)?.since(before);
         let (frames, bytes) = client::received();
         let _ = stop.send(true);
         drop(tables);
@@ -322,8 +380,14 @@ async fn serve(
 }
 
 /// One baseline run of `--bare-for`.
-async fn base(args: &Args, baseline: Baseline, games: usize, round: u32) -> anyhow::Result<Based> {
-    let before = Cpu::now(None)?;
+async fn base(
+    args: &Args,
+    baseline: Baseline,
+    games: usize,
+    round: u32,
+    postmaster: Option<u32>,
+) -> anyhow::Result<Based> {
+    let before = Cpu::now(None, postmaster)?;
     let (per_sec, transactions) = match (baseline, &args.postgres) {
         (Baseline::Pgbench, Some(admin)) => {
             let secs = args.bare_for.as_secs().max(1) as u32;
@@ -337,7 +401,7 @@ async fn base(args: &Args, baseline: Baseline, games: usize, round: u32) -> anyh
             (bare.throughput.per_sec(), bare.throughput.actions as f64)
         }
     };
-    let cpu = Cpu::now(None)?.since(before);
+    let cpu = Cpu::now(None, postmaster)?.since(before);
     Ok(Based { baseline, games, round, per_sec, transactions, cpu })
 }
 
@@ -368,8 +432,9 @@ pub fn section(c: &Ceiling, args: &Args, command: &str) -> String {
     );
     out.push_str(
         "CPU is µs of CPU time per action (a baseline: per transaction), from `/proc`: the load \
-         client (this process), the server (the fan-out ceiling or `fugitive-server`), every \
-         `postgres` process, `pgbench`; \"machine busy\" is all CPUs' busy time over the block \
+         client (this process), the server (the fan-out ceiling or `fugitive-server`), the \
+         `postgres` processes of `--postgres`'s cluster (every one when its postmaster is not \
+         found), `pgbench`; \"compared\" is `--compare-bin`; \"machine busy\" is all CPUs' busy time over the block \
          (200 % = both CPUs), \"niced\" the part of it at a positive nice (e.g. bot \
          simulations).\n\n",
     );
@@ -445,9 +510,10 @@ fn ratios(c: &Ceiling, cpus: usize) -> String {
     games.dedup();
     out.push_str(
         "| games | fan-out ceiling /s | fan-out, a write per frame /s | server SQLite /s | server PostgreSQL /s | pgbench 1 client /s | bare SQLite /s \
-         | ceiling / (3 × pgbench) | ceiling / (3 × bare SQLite) | server SQLite / ceiling | server PostgreSQL / ceiling |\n",
+         | ceiling / (3 × pgbench) | ceiling / (3 × bare SQLite) | server SQLite / ceiling | server PostgreSQL / ceiling \
+         | compared SQLite / ceiling | compared PostgreSQL / ceiling |\n",
     );
-    out.push_str("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     let mut arithmetic = String::new();
     for &g in &games {
         let of = |target: Target| {
@@ -472,6 +538,7 @@ fn ratios(c: &Ceiling, cpus: usize) -> String {
         };
         let (fan, sqlite, pg) = (of(Target::FanOut), of(Target::Sqlite), of(Target::Postgres));
         let each = of(Target::FanOutEach);
+        let (compare_sqlite, compare_pg) = (of(Target::CompareSqlite), of(Target::ComparePostgres));
         let (pgbench, bare) = (base(Baseline::Pgbench), base(Baseline::BareSqlite));
         let rate = |x: Option<f64>| x.map_or("—".to_string(), |x| format!("{x:.0}"));
         let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
@@ -481,7 +548,7 @@ fn ratios(c: &Ceiling, cpus: usize) -> String {
         let fan_rate = fan.map(|f| f.0);
         let _ = writeln!(
             out,
-            "| {g} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {g} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             rate(fan_rate),
             rate(each.map(|e| e.0)),
             rate(sqlite.map(|s| s.0)),
@@ -492,12 +559,16 @@ fn ratios(c: &Ceiling, cpus: usize) -> String {
             ratio(fan_rate, bare.map(|b| 3.0 * b)),
             ratio(sqlite.map(|s| s.0), fan_rate),
             ratio(pg.map(|s| s.0), fan_rate),
+            ratio(compare_sqlite.map(|s| s.0), fan_rate),
+            ratio(compare_pg.map(|s| s.0), fan_rate),
         );
         let targets = [
             (Target::FanOut, fan),
             (Target::FanOutEach, each),
             (Target::Sqlite, sqlite),
             (Target::Postgres, pg),
+            (Target::CompareSqlite, compare_sqlite),
+            (Target::ComparePostgres, compare_pg),
         ];
         for (target, figures) in targets {
             let Some((rate, actions, cpu)) = figures else { continue };
@@ -559,5 +630,9 @@ mod tests {
         assert!(stat_ticks(&std::fs::read_to_string("/proc/self/stat").unwrap()).is_some());
         let (busy, nice, total) = machine_ticks().unwrap();
         assert!(busy <= total && nice <= busy);
+        let backend = "4321 (postgres) S 1234 4321 4321 0 -1 4194304 500 0 0 0 250 50 7 3 20 0 9 0";
+        assert!(of_postmaster(backend, 1234), "a child of the postmaster");
+        assert!(of_postmaster(stat, 1234), "the postmaster itself");
+        assert!(!of_postmaster(backend, 99), "another cluster's");
     }
 }

@@ -167,6 +167,10 @@ pub struct Args {
     /// each database, the baselines).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
     rounds: u32,
+    /// `--mode ceiling`: a second server binary (e.g. main's) measured beside `--server-bin` on
+    /// each database in every round, "compared" in the tables.
+    #[arg(long)]
+    compare_bin: Option<PathBuf>,
     /// `--mode fanout-server`: one `write` per frame, as `fugitive-server` writes, instead of
     /// every frame waiting on a socket in one.
     #[arg(long)]

@@ -10,9 +10,10 @@
 //! the peer still sends until the peer answers the close, so the close frame is not lost to a
 //! reset.
 //!
-//! The writer writes every frame that waits in one `write` call (a reply and the delta queued
-//! beside it are one system call, not two), after letting the other tasks run
-//! `--socket-write-yields` times.
+//! The writer writes the frames that wait in one `write` call (a reply and the delta queued
+//! beside it are one system call, not two) while they fit in the largest frame the socket has
+//! written (at least 1 KiB: tungstenite's write buffer keeps the largest capacity it reaches),
+//! after letting the other tasks run `--socket-write-yields` times.
 //!
 //! Close codes: 1001 server shutting down, 1007 text not UTF-8, 1008 flooding / idle / too
 //! slow / no `hello` in time, 1009 message too big, 1011 server error, 1013 room full (of
@@ -283,7 +284,9 @@ impl Session {
             }
             let started = Instant::now();
             let reply = match text {
-                Some(text) => match self.answer(text.as_str()).await {
+                // Boxed: the answer's future (a join, a request to the room) is the largest
+                // state of this loop, and inline it would sit in every idle socket's task.
+                Some(text) => match Box::pin(self.answer(text.as_str())).await {
                     Ok(reply) => reply,
                     Err(end) => return end,
                 },
@@ -394,6 +397,7 @@ async fn write(
     yields: u8,
 ) {
     let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+    let mut largest = 0;
     loop {
         tokio::select! {
             biased;
@@ -411,7 +415,7 @@ async fn write(
                 return;
             }
             frame = queue.recv() => {
-                if write_waiting(&mut sink, &queue, frame, yields).await.is_err() {
+                if write_waiting(&mut sink, &queue, frame, yields, &mut largest).await.is_err() {
                     return;
                 }
             }
@@ -425,22 +429,55 @@ async fn write(
 }
 
 /// Writes `first` and every frame queued behind it (also those queued while the writer yields
-/// `yields` times), then flushes: one `write` call for all of them when they fit in
-/// `WRITE_BATCH` bytes.
+/// `yields` times), then flushes: one `write` call for all of them while they fit in
+/// [`gather_limit`] of `largest` (the largest frame this socket has written, kept here).
 async fn write_waiting(
     sink: &mut SplitSink<WebSocket, Message>,
     queue: &Mailbox,
     first: protocol::Frame,
     yields: u8,
+    largest: &mut usize,
 ) -> Result<(), axum::Error> {
+    *largest = (*largest).max(wire_len(first.len()));
+    let mut gathered = wire_len(first.len());
     sink.feed(Message::Text(first)).await?;
     for _ in 0..yields {
         tokio::task::yield_now().await;
     }
     while let Some(frame) = queue.try_recv() {
+        let len = wire_len(frame.len());
+        *largest = (*largest).max(len);
+        if gathered + len > gather_limit(*largest) {
+            sink.flush().await?;
+            gathered = 0;
+        }
+        gathered += len;
         sink.feed(Message::Text(frame)).await?;
     }
     sink.flush().await
+}
+
+/// Frames gathered into one `write` call come to at most this many bytes: the largest frame
+/// the socket has written (tungstenite's write buffer already has that capacity, and keeps
+/// whatever capacity it reaches for the socket's whole life), or `GATHER_FLOOR`. Gathering
+/// more grows the buffer: a spectator's snapshot gathered with the reply behind it doubled it
+/// (issue 28, memory per idle socket).
+fn gather_limit(largest: usize) -> usize {
+    largest.clamp(GATHER_FLOOR, WRITE_BATCH)
+}
+
+/// Small frames (a delta and its reply) are gathered up to this many bytes in any case.
+const GATHER_FLOOR: usize = 1024;
+
+/// A server frame's length on the wire: the payload and its header (RFC 6455, 5.2; a server
+/// does not mask).
+fn wire_len(payload: usize) -> usize {
+    payload
+        + match payload {
+            0..=125 => 2,
+            126..=65535 => 4,
+            _ => 10,
+        }
 }
 
 /// A token bucket: `rate` messages per second, bursts of twice as many.
@@ -472,6 +509,20 @@ impl Bucket {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frames_are_gathered_up_to_the_largest_frame_written_or_the_floor() {
+        assert_eq!(wire_len(125), 127);
+        assert_eq!(wire_len(126), 130);
+        assert_eq!(wire_len(70_000), 70_010);
+        // A 2 KiB snapshot, then its 40-byte reply: not gathered (the buffer would double).
+        let snapshot = wire_len(2048);
+        assert!(snapshot + wire_len(40) > gather_limit(snapshot));
+        // A delta and its reply after it: gathered.
+        assert!(wire_len(300) + wire_len(40) <= gather_limit(wire_len(300)));
+        assert!(wire_len(1500) + wire_len(40) <= gather_limit(snapshot));
+        assert_eq!(gather_limit(1 << 20), WRITE_BATCH);
+    }
 
     #[tokio::test(start_paused = true)]
     async fn the_bucket_allows_bursts_then_the_rate() {

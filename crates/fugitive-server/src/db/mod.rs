@@ -138,6 +138,9 @@ pub struct Db {
     node: Uuid,
     postgres: bool,
     url: String,
+    /// [`CommitOptions::touch_every`] in ms: how far a room's `touched_at` may lag its last
+    /// action, which expiry allows for.
+    touch_slack_ms: i64,
 }
 
 /// Unix time in milliseconds, as the wall clock said at the first call (`run` makes it at
@@ -340,7 +343,8 @@ impl Db {
         let node = Uuid::new_v4();
         let postgres = !sqlite;
         let writer = Writer::start(target, commit, postgres.then_some(node));
-        Ok(Db { pool, writer, node, postgres, url })
+        let touch_slack_ms = i64::try_from(commit.touch_every.as_millis()).unwrap_or(i64::MAX);
+        Ok(Db { pool, writer, node, postgres, url, touch_slack_ms })
     }
 
     /// This node's id.
@@ -391,11 +395,15 @@ impl Db {
     }
 
     /// The rooms whose current game is unfinished and which have been idle since before
-    /// `cutoff` (Unix ms): candidates for [`Db::expire_room`].
+    /// `cutoff` (Unix ms): candidates for [`Db::expire_room`]. An action writes `touched_at`
+    /// only when it is older than [`CommitOptions::touch_every`], so a room counts as idle
+    /// since before `cutoff` when `touched_at` is that much older still: rooms expire as late
+    /// as that, never sooner.
     ///
     /// # Errors
     /// On a database failure.
     pub async fn stale_rooms(&self, cutoff: i64) -> Result<Vec<Uuid>, DbError> {
+        let cutoff = cutoff.saturating_sub(self.touch_slack_ms);
         // A room whose turn clock still runs is not idle: the player to move has until its end
         // (a slow game's clock may be days, longer than the idle time).
         let ids: Vec<String> = sqlx::query_scalar(
@@ -410,7 +418,7 @@ impl Db {
     }
 
     /// Expires a room found by [`Db::stale_rooms`], if it is still idle since before `cutoff`
-    /// and its game unfinished: the check is part of the deletion (a move since the selection
+    /// (allowing for [`CommitOptions::touch_every`] as that does) and its game unfinished: the check is part of the deletion (a move since the selection
     /// keeps the room). Deletes the unfinished game with its actions and the seats; a room
     /// with finished games keeps them, marked expired, for their replays; one without is
     /// deleted. Returns whether it expired.
@@ -418,6 +426,7 @@ impl Db {
     /// # Errors
     /// On a database failure; then nothing changed.
     pub async fn expire_room(&self, room: Uuid, cutoff: i64) -> Result<bool, DbError> {
+        let cutoff = cutoff.saturating_sub(self.touch_slack_ms);
         let id = room.to_string();
         let mut tx = self.pool.begin().await?;
         // First, so the room's row is locked before anything is deleted (an append locks it

@@ -30,7 +30,6 @@
 //! same transaction the writer `NOTIFY`s the other nodes of each stored action, so they hear of
 //! it exactly when it is committed.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -44,6 +43,7 @@ use uuid::Uuid;
 use super::{DbError, StoredAction, role_name, to_json};
 pub use crate::config::SqliteWriter;
 use crate::metrics;
+pub(crate) use sqlite::SqliteThread;
 
 /// How the writer gathers and bounds its batches.
 #[derive(Clone, Copy, Debug)]
@@ -58,6 +58,11 @@ pub struct CommitOptions {
     pub pipeline: usize,
     /// SQLite: which connection the writer owns.
     pub sqlite_writer: SqliteWriter,
+    /// How stale a room's `touched_at` (what expiry reads) may get before an action writes it
+    /// again: zero writes it with every action. The server sets a sixteenth of
+    /// `--room-idle-ttl`, at most a minute (`lib.rs`), and expiry waits that much longer
+    /// ([`super::Db::stale_rooms`]), so no room expires sooner than before.
+    pub touch_every: Duration,
     /// Test-only, never for a server anyone plays on: answer every action of a batch as
     /// stored *before* the batch is written, so a batch that then fails loses actions that were
     /// acknowledged. A deliberately broken server, for the fault tests' history checker to
@@ -73,6 +78,7 @@ impl Default for CommitOptions {
             max_queue: 4096,
             pipeline: 4,
             sqlite_writer: SqliteWriter::default(),
+            touch_every: Duration::ZERO,
             ack_before_commit: false,
         }
     }
@@ -142,56 +148,6 @@ pub(crate) enum Target {
     Thread(SqliteThread),
     /// PostgreSQL: a connection from the pool per batch.
     Pool(AnyPool),
-}
-
-/// A batch for the SQLite thread, and where its result goes.
-struct Job {
-    appends: Vec<Append>,
-    fail: Fail,
-    done: oneshot::Sender<Result<Vec<Written>, DbError>>,
-}
-
-/// The SQLite writer's thread and its connection.
-pub(crate) struct SqliteThread {
-    jobs: std::sync::mpsc::Sender<Job>,
-    thread: std::thread::JoinHandle<()>,
-}
-
-impl SqliteThread {
-    /// Opens the database file at `path` (WAL, `synchronous = FULL`, foreign keys, a 5 s busy
-    /// timeout as sqlx's) and starts the thread that owns the connection.
-    pub(crate) fn open(path: &Path) -> Result<SqliteThread, DbError> {
-        let mut connection = rusqlite::Connection::open(path)?;
-        connection.busy_timeout(Duration::from_secs(5))?;
-        connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.pragma_update(None, "synchronous", "FULL")?;
-        connection.pragma_update(None, "foreign_keys", "ON")?;
-        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
-        let thread = std::thread::Builder::new()
-            .name("sqlite-writer".into())
-            .spawn(move || {
-                for job in queue {
-                    let _ = job.done.send(store_sqlite(&mut connection, &job.appends, job.fail));
-                }
-            })
-            .map_err(|error| DbError::Corrupt(format!("cannot start the SQLite writer: {error}")))?;
-        Ok(SqliteThread { jobs, thread })
-    }
-
-    /// Stores a batch on the thread.
-    async fn store(&self, appends: Vec<Append>, fail: Fail) -> Result<Vec<Written>, DbError> {
-        let (done, result) = oneshot::channel();
-        if self.jobs.send(Job { appends, fail, done }).is_err() {
-            return Err(sqlx::Error::PoolClosed.into());
-        }
-        result.await.unwrap_or(Err(DbError::Sqlx(sqlx::Error::PoolClosed)))
-    }
-
-    /// Ends the thread, closing its connection.
-    async fn close(self) {
-        drop(self.jobs);
-        let _ = tokio::task::spawn_blocking(move || self.thread.join()).await;
-    }
 }
 
 /// What became of one action of a batch.
@@ -366,22 +322,27 @@ impl Run {
                 acknowledge_early(&mut taken.batch);
             }
             let fail = self.fail();
+            let touch = touch_ms(self.options.touch_every);
+            let appends: Vec<Append> = taken.batch.iter().map(|p| p.append).collect();
+            let started = Instant::now();
             match &mut self.target {
                 Target::Connection(connection) => {
-                    let tx = connection.begin().await;
-                    commit(tx, &mut taken.batch, &self.counters, fail, (self.node, Rows::EachAction)).await;
+                    let result = match connection.begin().await {
+                        Ok(tx) => store(tx, &appends, fail, touch).await,
+                        Err(error) => Err(error.into()),
+                    };
+                    answer(&mut taken.batch, result, &self.counters, started.elapsed());
                 }
                 Target::Thread(thread) => {
-                    let started = Instant::now();
-                    let result = thread.store(taken.batch.iter().map(|p| p.append).collect(), fail).await;
+                    let result = thread.store(appends, fail, touch).await;
                     answer(&mut taken.batch, result, &self.counters, started.elapsed());
                 }
                 Target::Pool(pool) => {
                     let (pool, counters, node) = (pool.clone(), self.counters.clone(), self.node);
                     let mut batch = std::mem::replace(&mut taken.batch, Vec::with_capacity(max_batch));
                     in_flight.spawn(async move {
-                        let tx = pool.begin().await;
-                        commit(tx, &mut batch, &counters, fail, (node, Rows::OneStatement)).await;
+                        let result = store_postgres(&pool, &appends, fail, touch, node).await;
+                        answer(&mut batch, result, &counters, started.elapsed());
                     });
                 }
             }
@@ -415,32 +376,6 @@ impl Run {
     fn fail(&self) -> Fail {
         Fail::default()
     }
-}
-
-/// How a batch's rows are written through sqlx.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Rows {
-    /// A statement per row (SQLite's sqlx connection).
-    EachAction,
-    /// PostgreSQL: the whole batch in one statement (`batch.rs`).
-    OneStatement,
-}
-
-/// Stores the batch in one transaction (begun as `tx`) and answers every room in it.
-async fn commit(
-    tx: Result<Transaction<'_, Any>, sqlx::Error>,
-    batch: &mut Vec<Pending>,
-    counters: &Counters,
-    fail: Fail,
-    (node, rows): (Option<Uuid>, Rows),
-) {
-    let appends: Vec<Append> = batch.iter().map(|p| p.append).collect();
-    let started = Instant::now();
-    let result = match tx {
-        Ok(tx) => store(tx, &appends, fail, (node, rows)).await,
-        Err(error) => Err(error.into()),
-    };
-    answer(batch, result, counters, started.elapsed());
 }
 
 /// Answers every room of a batch with its result: for each action, what became of it.
@@ -492,45 +427,43 @@ struct Fail {
     after_commit: bool,
 }
 
-/// Writes the batch and commits; on any error the transaction rolls back (when dropped).
-/// Returns, for each action, what became of it. With `node` (PostgreSQL), the other nodes are
-/// notified of each stored action in the same transaction.
-async fn store(
-    mut tx: Transaction<'_, Any>,
+impl Fail {
+    fn any(self) -> bool {
+        self.before_commit || self.after_commit
+    }
+}
+
+/// [`CommitOptions::touch_every`] in ms.
+fn touch_ms(touch_every: Duration) -> i64 {
+    i64::try_from(touch_every.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Stores a batch on PostgreSQL: its rows and its notices in one statement (`batch.rs`).
+/// That statement is its own transaction, answered once committed (`synchronous_commit`
+/// stays on), unless the batch ends a game (the rating joins its transaction) or a test
+/// injects a failure: then `BEGIN` … `COMMIT` around them.
+async fn store_postgres(
+    pool: &AnyPool,
     batch: &[Append],
     fail: Fail,
-    (node, rows): (Option<Uuid>, Rows),
+    touch_every_ms: i64,
+    node: Option<Uuid>,
 ) -> Result<Vec<Written>, DbError> {
-    // In the order of the rooms: every node locks rooms' rows in the same order.
-    let mut order: Vec<usize> = (0..batch.len()).collect();
-    order.sort_by_key(|&i| (batch[i].room, batch[i].game, batch[i].number));
-    let written = match rows {
-        Rows::OneStatement => batch::write_all(&mut tx, batch).await?,
-        Rows::EachAction => {
-            let mut written = vec![Written::Stored; batch.len()];
-            for &i in &order {
-                written[i] = write(&mut tx, &batch[i]).await?;
-            }
-            written
-        }
+    let notices = || {
+        node.map(|node| batch::Notices {
+            channel: super::CHANNEL,
+            head: format!("a {node} {} ", super::now_ms()),
+        })
     };
+    if batch.iter().all(|append| append.finished.is_none()) && !fail.any() {
+        let mut connection = pool.acquire().await?;
+        return batch::write_all(&mut *connection, batch, touch_every_ms, notices()).await;
+    }
+    let mut tx = pool.begin().await?;
+    let written = batch::write_all(&mut *tx, batch, touch_every_ms, notices()).await?;
     let endings = endings(batch, &written);
     if !endings.is_empty() {
         super::ratings::settle(&mut tx, &endings).await?;
-    }
-    if let Some(node) = node {
-        let sent = super::now_ms();
-        let lines = order.iter().filter(|&&i| written[i] == Written::Stored).map(|&i| {
-            let append = &batch[i];
-            format!("a {node} {sent} {} {} {}", append.room, append.game, append.number)
-        });
-        for payload in payloads(lines) {
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(super::CHANNEL)
-                .bind(payload)
-                .execute(&mut *tx)
-                .await?;
-        }
     }
     if fail.before_commit {
         return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));
@@ -542,19 +475,33 @@ async fn store(
     Ok(written)
 }
 
-/// Joins notice lines into payloads under PostgreSQL's 8,000-byte limit.
-fn payloads(lines: impl Iterator<Item = String>) -> Vec<String> {
-    let mut payloads: Vec<String> = Vec::new();
-    for line in lines {
-        match payloads.last_mut() {
-            Some(payload) if payload.len() + line.len() < 7_000 => {
-                payload.push('\n');
-                payload.push_str(&line);
-            }
-            _ => payloads.push(line),
-        }
+/// Writes the batch through the sqlx SQLite connection and commits; on any error the
+/// transaction rolls back (when dropped). Returns, for each action, what became of it.
+async fn store(
+    mut tx: Transaction<'_, Any>,
+    batch: &[Append],
+    fail: Fail,
+    touch_every_ms: i64,
+) -> Result<Vec<Written>, DbError> {
+    // In the order of the rooms, as PostgreSQL's batch locks them.
+    let mut order: Vec<usize> = (0..batch.len()).collect();
+    order.sort_by_key(|&i| (batch[i].room, batch[i].game, batch[i].number));
+    let mut written = vec![Written::Stored; batch.len()];
+    for &i in &order {
+        written[i] = write(&mut tx, &batch[i], touch_every_ms).await?;
     }
-    payloads
+    let endings = endings(batch, &written);
+    if !endings.is_empty() {
+        super::ratings::settle(&mut tx, &endings).await?;
+    }
+    if fail.before_commit {
+        return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));
+    }
+    tx.commit().await?;
+    if fail.after_commit {
+        return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
+    }
+    Ok(written)
 }
 
 /// One action's rows: the room's row first (as expiry does, so the two never deadlock), the
@@ -562,17 +509,31 @@ fn payloads(lines: impl Iterator<Item = String>) -> Vec<String> {
 /// room expired first: its game is gone, and its action's row would fail the whole batch.
 /// When this comes first, expiry's own check sees the room touched and keeps it. `Conflict`,
 /// with nothing written, when another node stored an action under this number first.
-async fn write(tx: &mut Transaction<'_, Any>, append: &Append) -> Result<Written, DbError> {
+async fn write(
+    tx: &mut Transaction<'_, Any>,
+    append: &Append,
+    touch_every_ms: i64,
+) -> Result<Written, DbError> {
     let id = append.room.to_string();
     let record = &append.record;
-    let touched = sqlx::query("UPDATE rooms SET touched_at = $1 WHERE id = $2 AND expired_at IS NULL")
-        .bind(record.at)
-        .bind(&id)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
+    let touched = sqlx::query(
+        "UPDATE rooms SET touched_at = $1 WHERE id = $2 AND expired_at IS NULL AND touched_at < $3",
+    )
+    .bind(record.at)
+    .bind(&id)
+    .bind(record.at.saturating_sub(touch_every_ms))
+    .execute(&mut **tx)
+    .await?
+    .rows_affected();
     if touched == 0 {
-        return Ok(Written::Expired);
+        // Touched lately, or expired.
+        let live = sqlx::query("SELECT 1 FROM rooms WHERE id = $1 AND expired_at IS NULL")
+            .bind(&id)
+            .fetch_optional(&mut **tx)
+            .await?;
+        if live.is_none() {
+            return Ok(Written::Expired);
+        }
     }
     let inserted = sqlx::query(
         "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
@@ -621,66 +582,7 @@ fn endings(batch: &[Append], written: &[Written]) -> Vec<super::ratings::Ending>
         .collect()
 }
 
-/// [`store`] and [`write`] on the SQLite thread's connection: the same rows, the same
-/// checks. `BEGIN IMMEDIATE` takes the write lock first (other writes go through the pool's
-/// connections), waiting for it up to the busy timeout.
-fn store_sqlite(
-    connection: &mut rusqlite::Connection,
-    batch: &[Append],
-    fail: Fail,
-) -> Result<Vec<Written>, DbError> {
-    let tx = connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let mut written = Vec::with_capacity(batch.len());
-    {
-        let mut touch =
-            tx.prepare_cached("UPDATE rooms SET touched_at = ?1 WHERE id = ?2 AND expired_at IS NULL")?;
-        let mut insert = tx.prepare_cached(
-            "INSERT INTO actions (room_id, game, number, role, action, seat, client_seq, at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (room_id, game, number) DO NOTHING",
-        )?;
-        let mut finish =
-            tx.prepare_cached("UPDATE games SET finished_at = ?1 WHERE room_id = ?2 AND game = ?3")?;
-        for append in batch {
-            let id = append.room.to_string();
-            let record = &append.record;
-            if touch.execute(rusqlite::params![record.at, id])? == 0 {
-                written.push(Written::Expired);
-                continue;
-            }
-            let inserted = insert.execute(rusqlite::params![
-                id,
-                append.game as i64,
-                append.number as i64,
-                role_name(record.role),
-                to_json(&record.action),
-                record.seat.map(|s| s.index() as i64),
-                record.client_seq.map(|s| s as i64),
-                record.at,
-            ])?;
-            if inserted == 0 {
-                written.push(Written::Conflict);
-                continue;
-            }
-            if append.finished.is_some() {
-                finish.execute(rusqlite::params![record.at, id, append.game as i64])?;
-            }
-            written.push(Written::Stored);
-        }
-    }
-    let endings = endings(batch, &written);
-    if !endings.is_empty() {
-        super::ratings::settle_sqlite(&tx, &endings)?;
-    }
-    if fail.before_commit {
-        return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));
-    }
-    tx.commit()?;
-    if fail.after_commit {
-        return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
-    }
-    Ok(written)
-}
-
 mod batch;
+mod sqlite;
 #[cfg(test)]
 mod tests;
