@@ -43,7 +43,16 @@ const PROBE_WAIT: Duration = Duration::from_secs(15);
 /// is none (no answer within [`PROBE_WAIT`]).
 async fn probe(addr: SocketAddr) -> Result<u16, String> {
     let probe = reqwest::Client::new().get(format!("http://{addr}/readyz")).timeout(PROBE_WAIT).send().await;
-    probe.map(|response| response.status().as_u16()).map_err(|error| error.to_string())
+    probe.map(|response| response.status().as_u16()).map_err(|error| {
+        // The causes too: a time-out, a refused or a reset connection are different stories.
+        let mut said = error.to_string();
+        let mut cause = std::error::Error::source(&error);
+        while let Some(error) = cause {
+            said += &format!(": {error}");
+            cause = error.source();
+        }
+        said
+    })
 }
 
 /// Awaits `work`, something asked of the node at `node`, for as long as the node says it is
