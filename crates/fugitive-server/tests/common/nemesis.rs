@@ -39,10 +39,20 @@ pub const REPLY_WAIT: Duration = Duration::from_secs(2);
 /// (a node whose database does not answer says 503 within 2 s; a frozen one says nothing).
 const PROBE_WAIT: Duration = Duration::from_secs(15);
 
-/// Whether the node at `addr` says it can serve: `/readyz` answers 200.
-pub async fn ready(addr: SocketAddr) -> bool {
+/// Whether the node at `addr` says it can serve: `/readyz`'s status (200: yes), or why there
+/// is none (no answer within [`PROBE_WAIT`]).
+async fn probe(addr: SocketAddr) -> Result<u16, String> {
     let probe = reqwest::Client::new().get(format!("http://{addr}/readyz")).timeout(PROBE_WAIT).send().await;
-    probe.is_ok_and(|response| response.status() == 200)
+    probe.map(|response| response.status().as_u16()).map_err(|error| {
+        // The causes too: a time-out, a refused or a reset connection are different stories.
+        let mut said = error.to_string();
+        let mut cause = std::error::Error::source(&error);
+        while let Some(error) = cause {
+            said += &format!(": {error}");
+            cause = error.source();
+        }
+        said
+    })
 }
 
 /// Awaits `work`, something asked of the node at `node`, for as long as the node says it is
@@ -59,10 +69,28 @@ pub async fn patiently<T>(node: SocketAddr, work: impl std::future::Future<Outpu
         }
         // Asked again at once when it says no: a node that cannot reach its database says so
         // in its 2 s each time.
-        while not_ready < 2 && !ready(node).await {
-            not_ready += 1;
+        let mut answers = Vec::new();
+        while not_ready < 2 {
+            let asked = Instant::now();
+            match probe(node).await {
+                Ok(200) => break,
+                answer => {
+                    not_ready += 1;
+                    answers.push(format!("{answer:?} after {:.1?}", asked.elapsed()));
+                }
+            }
         }
-        if started.elapsed() > patience() || not_ready == 2 {
+        if not_ready == 2 {
+            // Said, so that a run that gives up on a node tells why (a fault's own 503s, or a
+            // node too loaded to answer in time).
+            eprintln!(
+                "{node} taken for lost after {:.1?}: /readyz {}",
+                started.elapsed(),
+                answers.join(", then ")
+            );
+            return None;
+        }
+        if started.elapsed() > patience() {
             return None;
         }
         not_ready = 0;
