@@ -171,7 +171,10 @@ const firstScreen = (page) =>
       const box = e.getBoundingClientRect();
       // The header's words are the same, but the script adds the sound icon and the languages.
       const text = e.tagName === 'HEADER' ? '' : e.textContent.replace(/\s+/g, ' ').trim();
-      return [e.className || e.tagName, text, ...[box.x, box.y, box.width, box.height].map(Math.round)];
+      // And the same look: a button greyed until the script comes looks broken.
+      const style = getComputedStyle(e);
+      const look = [style.color, style.backgroundColor, style.borderColor, style.opacity].join(' ');
+      return [e.className || e.tagName, text, look, ...[box.x, box.y, box.width, box.height].map(Math.round)];
     }),
   );
 
@@ -183,13 +186,22 @@ test('the landing page’s first screen, drawn by the server before any script, 
     await before.goto(server.url + '/');
     const server_drawn = await firstScreen(before);
     assert.equal(server_drawn.length, 8, JSON.stringify(server_drawn));
-    // Its buttons do nothing until the script has drawn them again.
-    assert.deepEqual(await before.$$eval('button.start', (b) => b.map((e) => e.disabled)), [true, true]);
+    // Its buttons do nothing until the script has drawn them again, and say so to a screen
+    // reader; they are not greyed (`disabled`), and the script's are not marked.
+    assert.deepEqual(
+      await before.$$eval('button.start', (b) => b.map((e) => [e.disabled, e.getAttribute('aria-disabled')])),
+      [
+        [false, 'true'],
+        [false, 'true'],
+      ],
+    );
     await drawn.close();
     const player = await newPlayer(browser, { locale, viewport });
     const { page } = await visit(player.context(), '/', 'play-computer');
-    // The same words in the same places: nothing moves when the script takes over.
+    // The same words in the same places, and the same look: nothing moves or changes colour
+    // when the script takes over.
     assert.deepEqual(await firstScreen(page), server_drawn, locale);
+    assert.deepEqual(await page.$$eval('button.start[aria-disabled]', (b) => b.length), 0);
     assert.deepEqual(page.errors, []);
     await player.context().close();
   }
