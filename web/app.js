@@ -76,7 +76,8 @@ const SHOW = {
   },
   'replay.js': (root, { room, game }) =>
     import('./replay.js').then((page) => page.showReplay(root, room.toLowerCase(), Number(game))),
-  'profile-page.js': (root, { profile }) => import('./profile-page.js').then((page) => page.showProfilePage(root, profile)),
+  'profile-page.js': (root, { profile }) =>
+    import('./profile-page.js').then((page) => page.showProfilePage(root, profile)),
   'leaderboard.js': (root) => import('./leaderboard.js').then((page) => page.showLeaderboard(root)),
   'lobby.js': (root) => import('./lobby.js').then((page) => page.showLobby(root)),
   'puzzles.js': (root) => import('./puzzles.js').then((page) => page.showPuzzles(root)),
