@@ -156,7 +156,11 @@ async fn every_module_url_in_the_served_page_is_versioned_and_preloaded() {
     assert!(csp.contains(&format!("style-src 'self' 'sha256-{digest}';")), "{csp}");
     // Every file the page loads is versioned: the manifest, the preloads (its links to other
     // pages, `/lobby`, are not files).
-    let urls: Vec<&str> = attributes(&html, "src").into_iter().chain(attributes(&html, "href")).collect();
+    let urls: Vec<&str> = attributes(&html, "src")
+        .into_iter()
+        .chain(attributes(&html, "href"))
+        .chain(preloads(&html))
+        .collect();
     let local: Vec<&str> = urls
         .iter()
         .copied()
