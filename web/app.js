@@ -2,17 +2,15 @@
 // a game (landing.js), `/room/{id}` is the table (room.js), and a replay, a profile, the
 // leaderboard, the lobby, puzzles and the tutorial. Each page's module is imported for its path
 // alone, so a page loads no other page's code or strings (i18n.js `useStrings`); the server
-// preloads the same module for the same path (`VIEWS` in crates/fugitive-server/src/web.rs).
+// preloads the same module for the same path: the paths and their modules are routes.js's
+// table, which `VIEWS` in crates/fugitive-server/src/web.rs repeats (tests/modules.test.mjs).
 // How to play is imported when its button is first pressed.
 
 import { t, language, setLanguage, onLanguageChange, LANGUAGE_NAMES } from './i18n.js';
 import { replace, h } from './dom.js';
 import { soundOn, setSound, onSoundChange } from './sound.js';
 import { icon } from './art.js';
-
-const ROOM_PATH = /^\/room\/([0-9a-fA-F-]{36})\/?$/;
-const PROFILE_PATH = /^\/@\/([a-z0-9]{12})\/?$/;
-const REPLAY_PATH = /^\/room\/([0-9a-fA-F-]{36})\/game\/([1-9][0-9]*)\/?$/;
+import { viewOf } from './routes.js';
 
 function header() {
   document.documentElement.lang = language();
@@ -66,29 +64,31 @@ function setUpHeader() {
   header();
 }
 
+/// Each view's module, imported for its path alone (`ROUTES` of routes.js), and what it is handed.
+const SHOW = {
+  'landing.js': (root) => {
+    document.title = 'Fugitive';
+    return import('./landing.js').then((page) => page.showLanding(root));
+  },
+  'room.js': (root, { room }) => {
+    document.title = `${t('title.room')} — Fugitive`;
+    return import('./room.js').then((page) => page.showRoom(root, room.toLowerCase()));
+  },
+  'replay.js': (root, { room, game }) =>
+    import('./replay.js').then((page) => page.showReplay(root, room.toLowerCase(), Number(game))),
+  'profile-page.js': (root, { profile }) =>
+    import('./profile-page.js').then((page) => page.showProfilePage(root, profile)),
+  'leaderboard.js': (root) => import('./leaderboard.js').then((page) => page.showLeaderboard(root)),
+  'lobby.js': (root) => import('./lobby.js').then((page) => page.showLobby(root)),
+  'puzzles.js': (root) => import('./puzzles.js').then((page) => page.showPuzzles(root)),
+  'tutorial.js': (root) => import('./tutorial.js').then((page) => page.showTutorial(root)),
+};
+
 function route() {
   const root = document.getElementById('app');
-  const match = location.pathname.match(ROOM_PATH);
-  const replay = location.pathname.match(REPLAY_PATH);
-  const profile = location.pathname.match(PROFILE_PATH);
-  if (profile) {
-    import('./profile-page.js').then((page) => page.showProfilePage(root, profile[1]));
-  } else if (location.pathname === '/leaderboard') {
-    import('./leaderboard.js').then((page) => page.showLeaderboard(root));
-  } else if (location.pathname === '/tutorial') {
-    import('./tutorial.js').then((page) => page.showTutorial(root));
-  } else if (location.pathname === '/puzzles') {
-    import('./puzzles.js').then((page) => page.showPuzzles(root));
-  } else if (location.pathname === '/lobby') {
-    import('./lobby.js').then((page) => page.showLobby(root));
-  } else if (replay) {
-    import('./replay.js').then((page) => page.showReplay(root, replay[1].toLowerCase(), Number(replay[2])));
-  } else if (match) {
-    document.title = `${t('title.room')} — Fugitive`;
-    import('./room.js').then((page) => page.showRoom(root, match[1].toLowerCase()));
-  } else if (location.pathname === '/' || location.pathname === '/index.html') {
-    document.title = 'Fugitive';
-    import('./landing.js').then((page) => page.showLanding(root));
+  const view = viewOf(location.pathname);
+  if (view) {
+    SHOW[view.module](root, view.params);
   } else {
     replace(
       root,

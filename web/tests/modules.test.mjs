@@ -103,3 +103,51 @@ test('the checker finds a circle', () => {
     'panels/y.js',
   ]);
 });
+
+/// `VIEWS` of crates/fugitive-server/src/web.rs: the paths the server serves as the page, each
+/// with the module whose graph and strings that page preloads.
+export function serverViews(source) {
+  const table = source.match(/const VIEWS: \[\(&str, &str\); \d+\] = \[([^]*?)\];/);
+  assert.ok(table, 'web.rs has its VIEWS table');
+  return [...table[1].matchAll(/\(\s*"([^"]+)"\s*,\s*"([^"]+)"\s*\)/g)].map((m) => [m[1], m[2]]);
+}
+
+test('the server preloads, path by path, the module the client draws that path with', async () => {
+  const { ROUTES, viewOf } = await import('../routes.js');
+  const web = await readFile(path.join(WEB_DIR, '../crates/fugitive-server/src/web.rs'), 'utf8');
+  const views = serverViews(web);
+  // The same paths with the same modules: a path the client draws but the server does not
+  // serve as the page (or serves without that module's preloads) is not allowed.
+  assert.deepEqual(
+    [...views].sort(),
+    [...ROUTES].sort(),
+    'VIEWS of crates/fugitive-server/src/web.rs and ROUTES of web/routes.js disagree',
+  );
+  // Each path, with values of its `{name}`s, is drawn by its module.
+  const sample = { room: '0f8fad5b-d9cb-469f-a165-70867728950e', game: '3', profile: 'a1b2c3d4e5f6' };
+  for (const [route, module] of ROUTES) {
+    const pathname = route.replace(/\{([a-z]+)\}/g, (_, name) => sample[name]);
+    assert.equal(viewOf(pathname)?.module, module, pathname);
+  }
+  assert.equal(viewOf('/room/not-a-room'), null);
+  // app.js imports each view's module (and How to play's), nothing else, by its path.
+  const app = await readFile(path.join(WEB_DIR, 'app.js'), 'utf8');
+  const imported = [...app.matchAll(/\bimport\(\s*'\.\/([^']+)'\s*\)/g)].map((m) => m[1]);
+  assert.deepEqual(
+    [...new Set(imported)].filter((m) => m !== 'howto.js').sort(),
+    [...new Set(ROUTES.map(([, module]) => module))].sort(),
+  );
+});
+
+test('the check of the routes finds a path the server does not know', () => {
+  const web = 'const VIEWS: [(&str, &str); 2] = [\n    ("/", "landing.js"),\n    ("/lobby", "lobby.js"),\n];';
+  assert.deepEqual(serverViews(web), [
+    ['/', 'landing.js'],
+    ['/lobby', 'lobby.js'],
+  ]);
+  assert.notDeepEqual(serverViews(web), [
+    ['/', 'landing.js'],
+    ['/lobby', 'lobby.js'],
+    ['/tutorial', 'tutorial.js'],
+  ]);
+});

@@ -105,6 +105,70 @@ test('a repeat visit sends only the revalidation of the page, which the server a
   await context.close();
 });
 
+/// A room against the computer with the seat `role`, made through the API as the landing page
+/// makes it; a browser opens its seat link (`links.seat`) as its player's first visit does.
+async function roomAgainstComputer(role) {
+  const res = await fetch(`${server.url}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ role, opponent: { bot: 'easy' } }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  return res.json();
+}
+
+test('the table’s first visit, as either player: compressed, versioned, under 100 KiB; a repeat visit revalidates the page alone', async () => {
+  for (const role of ['fugitive', 'marshal']) {
+    const { room, links } = await roomAgainstComputer(role);
+    const player = await newPlayer(browser, { viewport: { width: 412, height: 823 } });
+    const context = player.context();
+    const { page, network } = await visit(context, links.seat, 'room');
+    await page.locator(`[data-testid=room][data-viewer=${role}]`).waitFor();
+    const sent = network.sent();
+    for (const e of sent) {
+      assert.equal(e.status, 200, e.url);
+      assert.equal(e.headers['content-encoding'], 'br', `${e.url} is compressed`);
+      if (pathOf(e.url) !== `/room/${room}`) {
+        assert.match(e.url, /\?v=[0-9a-f]{16}$/, `${e.url} is versioned`);
+        assert.match(e.headers['cache-control'], new RegExp(`max-age=${YEAR}.*immutable`), e.url);
+      }
+    }
+    const total = network.all().reduce((sum, e) => sum + e.bytes, 0);
+    console.log(`${role}'s table, first visit: ${(total / KIB).toFixed(1)} KiB in ${network.all().length} requests`);
+    assert.ok(total <= 100 * KIB, `${role}: first visit transferred ${(total / KIB).toFixed(1)} KiB`);
+    assert.deepEqual(page.errors, [], role);
+    await page.close();
+    // Again, in the same browser: the page's revalidation only (the socket aside).
+    const again = await visit(context, links.seat, 'room');
+    await again.page.locator(`[data-testid=room][data-viewer=${role}]`).waitFor();
+    const revalidated = again.network.sent().map((e) => `${pathOf(e.url)} ${e.wire}`);
+    assert.deepEqual(revalidated, [`/room/${room} 304`], role);
+    assert.deepEqual(again.page.errors, [], role);
+    await context.close();
+  }
+});
+
+test('a repeat visit of the lobby and of a replay revalidates the page alone', async () => {
+  const { room, links } = await roomAgainstComputer('fugitive');
+  const player = await newPlayer(browser);
+  const context = player.context();
+  const table = await visit(context, links.seat, 'resign');
+  await table.page.getByTestId('resign').click();
+  await table.page.getByTestId('resign-yes').click();
+  await table.page.getByTestId('over-line').waitFor();
+  for (const [path, ready] of [
+    ['/lobby', 'seek-form'],
+    [`/room/${room}/game/1`, 'replay-outcome'],
+  ]) {
+    await visit(context, path, ready);
+    const { page, network } = await visit(context, path, ready);
+    const sent = network.sent().map((e) => `${pathOf(e.url)} ${e.wire}`);
+    assert.deepEqual(sent, [`${path} 304`], path);
+    assert.deepEqual(page.errors, [], path);
+  }
+  await context.close();
+});
+
 test('only the reader’s language is loaded, and the page is described in it', async () => {
   for (const [locale, lang, other] of [
     ['de-DE', 'de', 'fr'],
@@ -171,7 +235,10 @@ const firstScreen = (page) =>
       const box = e.getBoundingClientRect();
       // The header's words are the same, but the script adds the sound icon and the languages.
       const text = e.tagName === 'HEADER' ? '' : e.textContent.replace(/\s+/g, ' ').trim();
-      return [e.className || e.tagName, text, ...[box.x, box.y, box.width, box.height].map(Math.round)];
+      // And the same look: a button greyed until the script comes looks broken.
+      const style = getComputedStyle(e);
+      const look = [style.color, style.backgroundColor, style.borderColor, style.opacity].join(' ');
+      return [e.className || e.tagName, text, look, ...[box.x, box.y, box.width, box.height].map(Math.round)];
     }),
   );
 
@@ -183,13 +250,22 @@ test('the landing page’s first screen, drawn by the server before any script, 
     await before.goto(server.url + '/');
     const server_drawn = await firstScreen(before);
     assert.equal(server_drawn.length, 8, JSON.stringify(server_drawn));
-    // Its buttons do nothing until the script has drawn them again.
-    assert.deepEqual(await before.$$eval('button.start', (b) => b.map((e) => e.disabled)), [true, true]);
+    // Its buttons do nothing until the script has drawn them again, and say so to a screen
+    // reader; they are not greyed (`disabled`), and the script's are not marked.
+    assert.deepEqual(
+      await before.$$eval('button.start', (b) => b.map((e) => [e.disabled, e.getAttribute('aria-disabled')])),
+      [
+        [false, 'true'],
+        [false, 'true'],
+      ],
+    );
     await drawn.close();
     const player = await newPlayer(browser, { locale, viewport });
     const { page } = await visit(player.context(), '/', 'play-computer');
-    // The same words in the same places: nothing moves when the script takes over.
+    // The same words in the same places, and the same look: nothing moves or changes colour
+    // when the script takes over.
     assert.deepEqual(await firstScreen(page), server_drawn, locale);
+    assert.deepEqual(await page.$$eval('button.start[aria-disabled]', (b) => b.length), 0);
     assert.deepEqual(page.errors, []);
     await player.context().close();
   }

@@ -58,7 +58,9 @@ pub fn check(dir: &Path) -> Result<(), NoWebClient> {
 }
 
 /// The client's paths that are its page (`index.html`), each with the module that draws it
-/// (`app.js` imports it on that path): the page preloads that module's graph and strings.
+/// (`app.js` imports it on that path): the page preloads that module's graph and strings. The
+/// client's own table of the same is `ROUTES` of `web/routes.js`; `web/tests/modules.test.mjs`
+/// fails when the two disagree.
 const VIEWS: [(&str, &str); 9] = [
     ("/", "landing.js"),
     ("/index.html", "landing.js"),

@@ -6,7 +6,8 @@
 //! - an import map sends every module's plain URL (`/i18n.js`, what `import './i18n.js'` resolves
 //!   to, from a static or a dynamic import) to its versioned URL, so the modules themselves stay
 //!   as they are written and a change to one file changes that file's URL only;
-//! - `<link rel="modulepreload">` names every module the page will run, so the browser asks for
+//! - a `<link rel="modulepreload">` (added by the page's inline entry after the first paint,
+//!   `render::defer_entries`) names every module the page will run, so the browser asks for
 //!   them all at once instead of finding them level by level: the entry's static import graph
 //!   and that of the view the path shows (`landing.js` on `/`, `room.js` on a table, which the
 //!   entry imports for that path), and the strings that graph uses in one language: the first
@@ -225,13 +226,12 @@ impl Assets {
                 if !missing.is_empty() {
                     tracing::warn!(?view, lang, ?missing, "the page names strings that its language lacks");
                 }
-                let mut head = format!("<script type=\"importmap\">{map}</script>\n    ");
+                let head = format!("<script type=\"importmap\">{map}</script>\n    ");
                 let strings = std::iter::once(format!("{LANGUAGE_DIR}{lang}.js"))
                     .chain(parts.iter().map(|part| format!("{LANGUAGE_DIR}{part}/{lang}.js")));
-                for url in graph.iter().cloned().chain(strings).filter_map(|name| self.versioned(&name)) {
-                    head.push_str(&format!("<link rel=\"modulepreload\" href=\"{url}\" />\n    "));
-                }
-                let (page, scripts) = render::defer_entries(&insert_before_modules(&drawn, &head));
+                let preloads: Vec<String> =
+                    graph.iter().cloned().chain(strings).filter_map(|name| self.versioned(&name)).collect();
+                let (page, scripts) = render::defer_entries(&insert_before_modules(&drawn, &head), &preloads);
                 let scripts = std::iter::once(&map).chain(&scripts).map(|script| csp_source(script));
                 variants.push(Variant {
                     view: view.cloned(),

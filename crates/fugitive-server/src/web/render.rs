@@ -7,9 +7,10 @@
 //! - `<template data-view="landing.js">…</template>` holds the first screen of a view as that
 //!   view's module draws it: it goes into `<main id="app">` of that view's page, and every such
 //!   template is left out of every page;
-//! - the entry script (`<script type="module" src="/app.js">`) becomes an inline module that
-//!   imports it once the browser has painted the page (at once in a hidden tab, where nothing
-//!   is painted): the modules, preloaded meanwhile, run after the first paint, not before it.
+//! - the entry script (`<script type="module" src="/app.js">`) becomes an inline module that,
+//!   once the browser has painted the page (at once in a hidden tab, where nothing is painted),
+//!   adds the page's `<link rel="modulepreload">`s and imports the entry: the first paint waits
+//!   for the page alone, and shares its bandwidth with no module (issue 28).
 //!
 //! Pure text in, text out; `assets.rs` calls these once per page, view and language at start-up.
 
@@ -139,12 +140,15 @@ pub fn place_view(html: &str, view: Option<&str>) -> String {
 }
 
 /// `html` with each entry script (`<script type="module" src="/app.js?v=…"></script>`) turned
-/// into an inline module that imports its plain URL (which the import map versions) after the
-/// first paint, and those inline modules' texts, for the CSP.
-pub fn defer_entries(html: &str) -> (String, Vec<String>) {
+/// into an inline module that, after the first paint, adds a `<link rel="modulepreload">` for
+/// each of `preloads` (versioned URLs, asked for at once rather than found level by level) and
+/// imports the entry's plain URL (which the import map versions); and those inline modules'
+/// texts, for the CSP.
+pub fn defer_entries(html: &str, preloads: &[String]) -> (String, Vec<String>) {
     let mut out = String::with_capacity(html.len());
     let mut inline = Vec::new();
     let mut rest = html;
+    let list = serde_json::to_string(preloads).expect("a list of strings is JSON");
     while let Some(at) = rest.find(ENTRY) {
         let src_start = at + ENTRY.len();
         let Some(src_len) = rest[src_start..].find('"') else { break };
@@ -153,8 +157,15 @@ pub fn defer_entries(html: &str) -> (String, Vec<String>) {
         };
         let src = &rest[src_start..src_start + src_len];
         let plain = src.split('?').next().unwrap_or(src);
+        // Only the first entry preloads: the list is the page's.
+        let preload = if inline.is_empty() { list.as_str() } else { "[]" };
         let script = format!(
-            "const start = () => import('{plain}');\n      \
+            "const start = () => {{\n        \
+             for (const href of {preload}) {{\n          \
+             document.head.append(Object.assign(document.createElement('link'), {{ rel: 'modulepreload', href }}));\n        \
+             }}\n        \
+             import('{plain}');\n      \
+             }};\n      \
              if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(start));\n      \
              else start();"
         );
@@ -213,11 +224,13 @@ mod tests {
     }
 
     #[test]
-    fn the_entry_is_imported_after_the_first_paint() {
+    fn the_entry_is_imported_and_its_modules_preloaded_after_the_first_paint() {
         let html = "<head><script type=\"module\" src=\"/app.js?v=0123\"></script></head>";
-        let (out, inline) = defer_entries(html);
+        let (out, inline) = defer_entries(html, &["/app.js?v=0123".to_owned(), "/dom.js?v=4567".to_owned()]);
         assert!(!out.contains("src="), "{out}");
         assert!(out.contains("import('/app.js')"), "{out}");
+        assert!(out.contains("for (const href of [\"/app.js?v=0123\",\"/dom.js?v=4567\"])"), "{out}");
+        assert!(out.contains("rel: 'modulepreload'"), "{out}");
         assert!(out.contains("requestAnimationFrame"), "{out}");
         assert_eq!(inline.len(), 1);
         assert!(out.contains(&format!("<script type=\"module\">{}</script>", inline[0])), "{out}");
