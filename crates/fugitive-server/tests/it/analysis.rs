@@ -3,7 +3,7 @@
 //! engine's; `404` for an unknown room, an unknown game and a game still running; computed by
 //! one node of several.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

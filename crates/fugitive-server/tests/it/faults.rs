@@ -9,7 +9,7 @@
 //! The tmpfs tests mount a file system, so they need root (as `.ci/run` has): they are
 //! `#[ignore]`d like the PostgreSQL ones and `.ci/run` runs them by name.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -1,9 +1,10 @@
 //! Playing against the computer: whole games against the bot in either seat, over a real
 //! socket, and the Marshal's notepad assist.
 
-mod common;
+use crate::common;
 
-use common::{Client, Server, TestDb, http, http_text};
+use common::child::ChildServer;
+use common::{Client, Server, TestDb, http};
 use fugitive_core::{Action, LegalActions, Role, View};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -106,7 +107,9 @@ async fn a_whole_game_against_each_computer_opponent() {
 #[tokio::test]
 async fn the_levels_come_with_their_ratings_and_no_other_level_is_taken() {
     let db = TestDb::sqlite();
-    let server = Server::start(&db, &[]).await;
+    // Its own process: its count of loaded rooms is this server's alone (the tests' binary runs
+    // many servers at once, and the metrics recorder is the process's).
+    let server = ChildServer::spawn(&db, &[]).await;
     let (status, body) = http(server.addr, "GET", "/api/levels", None).await;
     assert_eq!(status, 200, "{body}");
     let levels = body["levels"].as_array().unwrap();
@@ -118,20 +121,14 @@ async fn the_levels_come_with_their_ratings_and_no_other_level_is_taken() {
             assert!(rating(&pair[1]) > rating(&pair[0]), "{role}: {pair:?}");
         }
     }
-    let rooms = rooms_loaded(&server).await;
+    let rooms = server.metric("fugitive_rooms_loaded").await.expect("the gauge");
     let bad = json!({ "role": "fugitive", "opponent": { "bot": "grandmaster" } });
     let (status, body) = http(server.addr, "POST", "/api/rooms", Some(&bad)).await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["error"], "bad_request");
-    assert_eq!(rooms_loaded(&server).await, rooms, "a refused request creates no room");
-    server.stop().await;
-}
-
-/// The sample of `fugitive_rooms_loaded` in `/metrics`.
-async fn rooms_loaded(server: &Server) -> String {
-    let (status, text) = http_text(server.addr, "GET", "/metrics", None).await;
-    assert_eq!(status, 200, "{text}");
-    text.lines().find(|l| l.starts_with("fugitive_rooms_loaded ")).expect("the gauge").to_string()
+    let after = server.metric("fugitive_rooms_loaded").await;
+    assert_eq!(after, Some(rooms), "a refused request creates no room");
+    server.kill_9().await;
 }
 
 #[tokio::test]

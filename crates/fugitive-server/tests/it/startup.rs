@@ -1,7 +1,7 @@
 //! The real binary's start-up (issue 9): what it logs for the person who runs it, and the
 //! open-files limit, which caps `--max-sockets` so that overload is a 503 and not a hang.
 
-mod common;
+use crate::common;
 
 use std::process::Stdio;
 use std::time::Duration;

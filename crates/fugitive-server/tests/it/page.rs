@@ -2,7 +2,7 @@
 //! the page loads versioned and cached for a year, the page itself revalidated (`304`), every
 //! module named in the page's import map and preloaded, only the reader's language preloaded.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 

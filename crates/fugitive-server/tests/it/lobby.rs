@@ -2,7 +2,7 @@
 //! a new room, the limits and the errors, seeks dying with their seeker's last socket, and quick
 //! pairing.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 

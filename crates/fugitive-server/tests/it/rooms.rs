@@ -1,7 +1,7 @@
 //! A room's life: when its turn clock starts, what its endpoints accept, and what its expiry
 //! deletes and keeps.
 
-mod common;
+use crate::common;
 
 use common::{Client, Server, Table, TestDb, http, http_text};
 use serde_json::{Value, json};

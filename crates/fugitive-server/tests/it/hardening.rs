@@ -2,7 +2,7 @@
 //! close carries its code, caps cannot be turned against the players, HTTP clients cannot hold
 //! connections open forever, and room creation is rate-limited.
 
-mod common;
+use crate::common;
 
 use common::{Client, PATIENCE, Server, TestDb, create_room};
 use futures_util::{SinkExt, StreamExt};

@@ -1,7 +1,7 @@
 //! What an operator watches: `/metrics` (in a server process of its own, so the process-wide
 //! recorder holds only its figures), `/healthz` (liveness) and `/readyz` (the database answers).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! or makes it twice; games without a clock, against the computer, or aborted (a side never
 //! moved before its clock ran out) are not rated.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 

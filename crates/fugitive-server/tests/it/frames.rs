@@ -5,7 +5,7 @@
 //! lost delta is mended by a `resync`; and a client that stops reading is not closed but finds
 //! a current state when it reads again.
 
-mod common;
+use crate::common;
 
 use common::driver::{Goal, MAX_ACTIONS, deal_reaching, fugitive_move, legal_of, marshal_move, view_of};
 use common::leak::{assert_hidden, assert_views_replay, replay};

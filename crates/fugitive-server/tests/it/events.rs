@@ -2,7 +2,7 @@
 //! decisions (E3) answered over the same socket protocol with `choose`, and the whole game
 //! persisted as accepted actions and replayed like any other.
 
-mod common;
+use crate::common;
 
 use common::driver::{legal_of, view_of};
 use common::leak::{assert_views_replay, replay};

@@ -4,7 +4,7 @@
 //! of the core has its sentence, not empty and translated, in all three languages, and no other
 //! code has one.
 
-mod translations;
+use crate::translations;
 
 use fugitive_core::ActionError;
 use translations::{LANGUAGES, value_of, web_file};

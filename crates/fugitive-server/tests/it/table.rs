@@ -1,6 +1,6 @@
 //! Around the table (issue 13): names and the spectator count.
 
-mod common;
+use crate::common;
 
 use common::{Client, Server, Table, TestDb};
 use serde_json::{Value, json};

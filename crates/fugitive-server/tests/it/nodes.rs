@@ -3,7 +3,7 @@
 //! (`kill -9`) or frozen (SIGSTOP) mid-game; one seat's actions raced through two nodes; the
 //! nodes' database connections, the listening ones included, cut as games end. Short leases (`--lease-ms 900`) keep them fast.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! (R14–R17), a rematch, the turn clock; and on every frame the Marshal and the spectator got,
 //! the leak checks (R19–R22).
 
-mod common;
+use crate::common;
 
 use common::driver::{Goal, MAX_ACTIONS, deal_reaching, play, view_of};
 use common::leak::{assert_hidden, assert_views_replay, replay};

@@ -3,7 +3,7 @@
 //! `web/tests/tutorial.test.mjs` meets every step it explains: sprint cards, a pass, a
 //! multi-number guess and the Manhunt.
 
-mod common;
+use crate::common;
 
 use common::{Client, Server, TestDb, http};
 use serde_json::{Value, json};

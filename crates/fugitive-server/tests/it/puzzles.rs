@@ -2,7 +2,7 @@
 //! view only, answered once per attempt and checked on the server, rated with and without a
 //! profile; and mined from the finished games of the server, once.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! named under the rules of a name, moved to another browser by a transfer link or code that
 //! works once, deleted with their games kept; the seats taken under a profile follow it.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 

@@ -4,7 +4,7 @@
 //! endpoint plays the browser vendor's push service: it checks the VAPID JWT and decrypts the
 //! payload with the browser's keys; answered 410, the subscription is dropped.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

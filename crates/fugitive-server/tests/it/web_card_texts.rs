@@ -4,7 +4,7 @@
 //! empty, in all three languages, no other card has any, and `web/event-cards.js` gives each
 //! card the core's icon.
 
-mod translations;
+use crate::translations;
 
 use fugitive_core::EventCard;
 use translations::{LANGUAGES, value_of, web_file};

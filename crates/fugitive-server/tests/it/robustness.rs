@@ -1,6 +1,6 @@
 //! Bad input gets a documented error and changes nothing; the limits close what they must.
 
-mod common;
+use crate::common;
 
 use common::{Client, Server, Table, TestDb, create_room, http, http_text};
 use serde_json::{Value, json};

@@ -2,7 +2,7 @@
 //! PostgreSQL: a restart rebuilds rooms from their action log, and a `kill -9` of the real
 //! binary mid-game loses no acknowledged move.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;
