@@ -4,8 +4,8 @@
 //! the sets (R9, R10, R12, R13, E4), the sets never pass the rules' reach (R9, R10, F1, M1),
 //! and the Marshal's sets (R20) lie within the spectator's (R21).
 
-mod common;
-mod support;
+use crate::common;
+use crate::support;
 
 use common::{card, cards, deal, draw, game, game_with, marshal_turn, place, play};
 use fugitive_core::{Action, Candidates, Card, Cards, Game, Reach, Role, RuleOptions, Ruling, View, Viewer};

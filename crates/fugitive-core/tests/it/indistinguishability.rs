@@ -11,7 +11,7 @@
 //! `Event::seen_by`), the viewer's views must be equal until the game ends (after it, R18
 //! shows everything). A pair whose public records part is compared up to the parting.
 
-mod support;
+use crate::support;
 
 use std::cell::RefCell;
 

@@ -6,7 +6,7 @@
 //! allow, and keeps the worlds that agree with her view — written from the rules alone, not
 //! from the notepad's code. Small moments only: at most two draws of his.
 
-mod common;
+use crate::common;
 
 use common::{brute_force, close, his_draws};
 use fugitive_ai::{Analysis, Estimate, Level, Mark, MarshalBot, MarshalView, Playouts, analyse};

@@ -1,6 +1,6 @@
 //! A found puzzle's answer is the only best one, by brute force over its worlds (issue 26).
 
-mod common;
+use crate::common;
 
 use fugitive_ai::puzzle::{self, Theme};
 use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};

@@ -7,7 +7,7 @@
 //! `pass_bonus_draw` × every event variant of `EVENTS.md`) and the random player's seed, so a
 //! failure shrinks to a small reproducer.
 
-mod support;
+use crate::support;
 
 use fugitive_core::{
     Action, Card, Cards, Choice, Deck, Entry, Event, EventVariant, Game, LegalActions, OpeningHideouts,

@@ -4,7 +4,7 @@
 //! is. Unless a test says otherwise the Fugitive holds 1, 2, 3, 4, 5, 6, 15, 16, 42 ([`HAND`])
 //! and the decks are 7–14, 17–28 and 29–41, each in ascending order, lowest on top.
 
-mod common;
+use crate::common;
 
 use common::{
     HAND, card, cards, cards_in_decks, deal, deal_with_tops, deck, draw, fugitive_turn, game, game_with,

@@ -5,8 +5,8 @@
 //! decks are 7–14, 17–28 and 29–41, lowest on top, with the named events put where each test
 //! says.
 
-mod common;
-mod support;
+use crate::common;
+use crate::support;
 
 use common::{HAND, card, cards, deal, draw, guess, place, play, refused, refused_now};
 use fugitive_core::{

@@ -1,6 +1,7 @@
 //! The deduction against the truth and against brute force.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use fugitive_ai::{Deduction, FugitiveBot, FugitiveView, Level, MarshalBot, MarshalView};
 use fugitive_core::{Action, Card, Cards, Deck, Event, Game, Role, Seed, Setup, Viewer};
@@ -41,8 +42,31 @@ fn bot_game(seed: u64, fugitive: Level, marshal: Level, mut visit: impl FnMut(&G
 /// is solved once, not once per check.
 fn check_notepad(game: &Game) {
     let d = Deduction::of(&MarshalView::of(game));
-    check_contains_truth(game, &d);
-    check_within_public_sets(game, &d);
+    check_notepad_of(game, &d);
+}
+
+/// [`check_notepad`] with the notepad `d` of `game` solved already.
+fn check_notepad_of(game: &Game, d: &Deduction) {
+    check_contains_truth(game, d);
+    check_within_public_sets(game, d);
+}
+
+/// How many random games (seeds `0..RANDOM_GAMES`) [`solved_random_games`] holds.
+const RANDOM_GAMES: u64 = 80;
+
+/// Every state of the random games of seeds `0..RANDOM_GAMES` (before each action), each with
+/// the Marshal's notepad, by seed. Two tests check the same games' notepads: each state is
+/// solved once for both (the first test to ask solves them, the other waits), not once per test.
+fn solved_random_games() -> &'static [Vec<(Game, Deduction)>] {
+    static SOLVED: OnceLock<Vec<Vec<(Game, Deduction)>>> = OnceLock::new();
+    SOLVED.get_or_init(|| {
+        let solve = |seed| {
+            let mut states = Vec::new();
+            random_game(seed, |game| states.push((game.clone(), Deduction::of(&MarshalView::of(game)))));
+            states
+        };
+        (0..RANDOM_GAMES).map(solve).collect()
+    })
 }
 
 /// Every face-down hideout's true number is among the candidates of `d`, the Marshal's notepad
@@ -92,8 +116,10 @@ fn check_within_public_sets(game: &Game, d: &Deduction) {
 
 #[test]
 fn candidates_always_contain_the_true_hideouts_in_random_games() {
-    for seed in 0..80 {
-        random_game(seed, check_notepad);
+    let games = solved_random_games();
+    assert_eq!(games.len(), 80);
+    for (game, d) in games.iter().flatten() {
+        check_notepad_of(game, d);
     }
 }
 
@@ -199,7 +225,7 @@ fn brute_force(view: &MarshalView) -> (u64, BTreeMap<usize, BTreeMap<u8, u64>>) 
 }
 
 /// The trail count (`Deduction::trails_only`, the bound the exact count prunes with) against
-/// its brute force; `tests/worlds.rs` checks the worlds.
+/// its brute force; `worlds.rs` checks the worlds.
 fn check_against_brute_force(view: &MarshalView) {
     let d = Deduction::trails_only(view);
     let (total, counts) = brute_force(view);
@@ -267,39 +293,35 @@ fn trail_count_is_exact_on_hand_built_positions() {
 #[test]
 fn a_card_of_deck_3_is_no_hideout_before_he_drew_from_deck_3() {
     // In random games: a face-down position placed before his first draw from deck 3 never
-    // has a candidate of 29 or more, though its reach often goes that far.
+    // has a candidate of 29 or more, though its reach often goes that far. The games of seeds
+    // 0..60, solved once for this test and the one above.
     let mut within_reach = 0;
-    for seed in 0..60 {
-        random_game(seed, |game| {
-            let view = MarshalView::of(game);
-            let d = Deduction::of(&view);
-            let mut first_deck_3_draw_before = usize::MAX;
-            let mut placed = 0;
-            for event in &view.view().history {
-                match *event {
-                    Event::Drew { role: Role::Fugitive, deck: Deck::Three, .. } => {
-                        first_deck_3_draw_before = first_deck_3_draw_before.min(placed + 1)
-                    }
-                    Event::Placed { position, .. } => placed = position,
-                    _ => {}
+    for (game, d) in solved_random_games()[..60].iter().flatten() {
+        let view = MarshalView::of(game);
+        let mut first_deck_3_draw_before = usize::MAX;
+        let mut placed = 0;
+        for event in &view.view().history {
+            match *event {
+                Event::Drew { role: Role::Fugitive, deck: Deck::Three, .. } => {
+                    first_deck_3_draw_before = first_deck_3_draw_before.min(placed + 1)
                 }
+                Event::Placed { position, .. } => placed = position,
+                _ => {}
             }
-            let trail = &view.view().trail;
-            for p in d.positions().iter().filter(|p| p.position < first_deck_3_draw_before) {
-                assert!(p.candidates.iter().all(|c| c.number.number() < 29), "{p:?}");
-                // How far the reach alone would allow, from the last face-up card before it.
-                let (base, from) = (0..p.position)
-                    .rev()
-                    .find_map(|j| {
-                        trail[j].card.filter(|_| trail[j].face_up).map(|c| (c.number() as usize, j))
-                    })
-                    .unwrap();
-                let reach: usize = (from + 1..=p.position).map(|j| 3 + 2 * trail[j].sprint_count).sum();
-                if base + reach >= 29 {
-                    within_reach += 1;
-                }
+        }
+        let trail = &view.view().trail;
+        for p in d.positions().iter().filter(|p| p.position < first_deck_3_draw_before) {
+            assert!(p.candidates.iter().all(|c| c.number.number() < 29), "{p:?}");
+            // How far the reach alone would allow, from the last face-up card before it.
+            let (base, from) = (0..p.position)
+                .rev()
+                .find_map(|j| trail[j].card.filter(|_| trail[j].face_up).map(|c| (c.number() as usize, j)))
+                .unwrap();
+            let reach: usize = (from + 1..=p.position).map(|j| 3 + 2 * trail[j].sprint_count).sum();
+            if base + reach >= 29 {
+                within_reach += 1;
             }
-        });
+        }
     }
     assert!(within_reach > 30, "the rule was tested on only {within_reach} positions");
 }

@@ -438,7 +438,7 @@ fn worlds_match_brute_force_on_small_random_positions() {
 /// hideouts 11 and 18), so none is left to reach 18 with two.
 #[test]
 fn issue_15_the_opening_over_four_then_two_sprint_cards() {
-    // Seed 7 deals him 1, 2, 3, 6, 12, 14, 15, 28, 42 (see tests/deduction.rs): 4 is not
+    // Seed 7 deals him 1, 2, 3, 6, 12, 14, 15, 28, 42 (see deduction.rs): 4 is not
     // his, so find a deal with 4 in it.
     let seed = (0u64..)
         .find(|&s| {
