@@ -1,6 +1,6 @@
 // The 18 event cards of ../shared/EVENTS.md: each id with its icon (E1). Their names and texts are
 // translations like every other string, in i18n/{en,de,fr}.js (`eventCard.F1.name`,
-// `eventCard.F1.text`); crates/fugitive-server/tests/web_card_texts.rs checks ids, icons and
+// `eventCard.F1.text`); crates/fugitive-server/tests/it/web_card_texts.rs checks ids, icons and
 // texts against fugitive-core's cards.
 
 const ICONS = {

@@ -1,7 +1,7 @@
 // Issue 26: the guided first game, walked through in English, German and French. It is reached
 // from the landing page and from How to play; the server deals the tutorial's fixed deal and its
 // computer Marshal plays it the same way every time, so these moves (the same as
-// crates/fugitive-server/tests/tutorial.rs) meet every step the panel explains: the first hideout
+// crates/fugitive-server/tests/it/tutorial.rs) meet every step the panel explains: the first hideout
 // on a sprint card, a draw, a pass, the Marshal's multi-number guess, the Manhunt, the end.
 // Axe-clean at the start and at the end.
 

@@ -1278,7 +1278,7 @@ mod tests {
     /// Every count with the shortcuts equals the count without them, on every Marshal state of
     /// random games (both sides `LegalActions::sample`, events answered at random) of every
     /// event variant, where both stay within the budget: these states are far larger than the
-    /// brute force of `tests/worlds.rs` can walk, and random play's long hidden stacks are where
+    /// brute force of `tests/it/worlds.rs` can walk, and random play's long hidden stacks are where
     /// the shortcuts act (the test checks that some states had one at the last position).
     #[test]
     fn the_shortcuts_change_no_count() {

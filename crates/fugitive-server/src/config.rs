@@ -197,7 +197,7 @@ pub struct Config {
 
     /// Test-only, hidden, off by default: a deliberately broken server that acknowledges each
     /// action before its commit, so a commit that fails loses acknowledged actions. Only the
-    /// fault tests' history checker uses it (`tests/faults.rs`), to prove it catches that.
+    /// fault tests' history checker uses it (`tests/it/faults.rs`), to prove it catches that.
     #[arg(long, env = "FUGITIVE_TEST_ACK_BEFORE_COMMIT", hide = true)]
     pub test_ack_before_commit: bool,
     /// Background jobs (issue 26: analyses of finished games and the puzzle miner) this node

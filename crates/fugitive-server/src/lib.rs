@@ -3,7 +3,7 @@
 //! # Layout
 //!
 //! In layers: a module imports only from its own layer and those below (`docs/architecture.md`;
-//! `tests/layers.rs` checks it).
+//! `tests/it/layers.rs` checks it).
 //! - wiring: [`run`] (here) serves a bound listener until the `shutdown` future completes, then
 //!   stops accepting, closes every socket with 1001, lets each room finish its last write, and
 //!   closes the database. `main.rs` passes ctrl-c/SIGTERM; tests pass anything.

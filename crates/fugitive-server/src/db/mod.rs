@@ -43,7 +43,7 @@ pub use writer::{CommitOptions, CommitStats, SqliteWriter};
 pub enum DbError {
     /// The driver's error. Its text is sqlx's, which already ends with its cause's (an I/O
     /// error's, the database's): no cause of its own, or a log's chain of causes would say the
-    /// same thing twice (issue 23; `tests/startup.rs`, a database that closes each connection).
+    /// same thing twice (issue 23; `tests/it/startup.rs`, a database that closes each connection).
     #[error("{0}")]
     Sqlx(sqlx::Error),
     /// The SQLite writer's error.
@@ -147,7 +147,7 @@ pub struct Db {
 /// start-up) plus the monotonic time since: a wall clock that jumps (an hour forward or back, as a stepped NTP or an operator
 /// does) moves nothing here. Turn clocks compare this stamp with the ones other nodes stored
 /// (`room/machine/clock.rs`): a node that read its jumped wall clock fired a turn clock an
-/// hour early (issue 27, `tests/faults.rs`).
+/// hour early (issue 27, `tests/it/faults.rs`).
 pub fn now_ms() -> i64 {
     static START: OnceLock<(i64, Instant)> = OnceLock::new();
     let (wall, at) = *START.get_or_init(|| {
@@ -302,7 +302,7 @@ impl Db {
                         // leaves the transaction open, and its row locks (a room's, a lease's)
                         // stop every other node that touches them, for as long as the kernel
                         // keeps the dead session: PostgreSQL ends it after this instead
-                        // (issue 27, `tests/faults.rs`).
+                        // (issue 27, `tests/it/faults.rs`).
                         conn.execute("SET idle_in_transaction_session_timeout = '5s'").await?;
                     }
                     Ok(())
@@ -317,7 +317,7 @@ impl Db {
                     // ROLLBACK then fails too, and the connection keeps counting one transaction
                     // open. Its next `begin` is a SAVEPOINT, whose rollback leaves a transaction
                     // open, holding the write lock: every other write waited out its busy
-                    // timeout and was `unavailable` from then on (issue 27, `tests/faults.rs`, a
+                    // timeout and was `unavailable` from then on (issue 27, `tests/it/faults.rs`, a
                     // full disk under load). Such a connection is closed instead of kept. The
                     // query first lets a rollback the pool queued on release run.
                     conn.execute("SELECT 1").await?;

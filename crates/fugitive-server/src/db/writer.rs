@@ -66,7 +66,7 @@ pub struct CommitOptions {
     /// Test-only, never for a server anyone plays on: answer every action of a batch as
     /// stored *before* the batch is written, so a batch that then fails loses actions that were
     /// acknowledged. A deliberately broken server, for the fault tests' history checker to
-    /// catch (`tests/faults.rs`). Off by default.
+    /// catch (`tests/it/faults.rs`). Off by default.
     pub ack_before_commit: bool,
 }
 
