@@ -461,18 +461,7 @@ async fn store_postgres(
     }
     let mut tx = pool.begin().await?;
     let written = batch::write_all(&mut *tx, batch, touch_every_ms, notices()).await?;
-    let endings = endings(batch, &written);
-    if !endings.is_empty() {
-        super::ratings::settle(&mut tx, &endings).await?;
-    }
-    if fail.before_commit {
-        return Err(DbError::Corrupt("injected: the batch fails before its commit".into()));
-    }
-    tx.commit().await?;
-    if fail.after_commit {
-        return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
-    }
-    Ok(written)
+    settle_and_commit(tx, batch, written, fail).await
 }
 
 /// Writes the batch through the sqlx SQLite connection and commits; on any error the
@@ -490,6 +479,17 @@ async fn store(
     for &i in &order {
         written[i] = write(&mut tx, &batch[i], touch_every_ms).await?;
     }
+    settle_and_commit(tx, batch, written, fail).await
+}
+
+/// The end of a batch's transaction on either database: settles the ratings of the games it
+/// ended, then commits, with a test's injected failure before or after the commit.
+async fn settle_and_commit(
+    mut tx: Transaction<'_, Any>,
+    batch: &[Append],
+    written: Vec<Written>,
+    fail: Fail,
+) -> Result<Vec<Written>, DbError> {
     let endings = endings(batch, &written);
     if !endings.is_empty() {
         super::ratings::settle(&mut tx, &endings).await?;
