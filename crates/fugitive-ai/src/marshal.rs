@@ -33,11 +33,11 @@ const MEDIUM_HUNCH: f64 = 0.7;
 ///   deduction's candidates; guesses the most
 ///   likely number, adding every number it is certain of (a multi-number guess only when it is
 ///   certain of all but one); in the Manhunt, a number of the set of face-down hideouts the
-///   worlds make likeliest ([`manhunt_guess`]: she must name them all). A guess that would find a hideout of 30 or more
-///   without finding them all, while his 42 could reach past the trail's end on his next move
-///   (the escape, R15), is replaced: by the same guess among the numbers below 30 if one can be
-///   right, else by every face-down hideout at once, each its likeliest number (not a guess
-///   she already made).
+///   worlds make likeliest ([`manhunt_guess`]: she must name them all). A guess that would
+///   find a hideout of 30 or more without finding them all, while his 42 could reach past the
+///   trail's end on his next move (the escape, R15), is replaced: by the same guess among the
+///   numbers below 30 if one can be right, else by every face-down hideout at once, each its
+///   likeliest number (not a guess she already made).
 /// - Events (`easy` and `medium`; `hard` reads her notepad for each, `choose_hard`): M4 Dragnet names the most likely
 ///   number; M2 Informant picks the face-down hideout with most sprint cards; M3 Stakeout the
 ///   range holding most of the candidates; F4 Bad Intel returns her lowest card; N5 Town Gossip

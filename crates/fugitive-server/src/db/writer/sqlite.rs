@@ -69,8 +69,9 @@ impl SqliteThread {
 
 /// [`super::store`] and [`super::write`] on the SQLite thread's connection: the same rows,
 /// the same checks. A room's row is read first (a cached statement, a function call here) and
-/// written only when its `touched_at` is older than `touch_every_ms`. `BEGIN IMMEDIATE` takes the write lock first (other writes go through the pool's
-/// connections), waiting for it up to the busy timeout.
+/// written only when its `touched_at` is older than `touch_every_ms`. `BEGIN IMMEDIATE` takes
+/// the write lock first (other writes go through the pool's connections), waiting for it up to
+/// the busy timeout.
 fn store_sqlite(
     connection: &mut rusqlite::Connection,
     batch: &[Append],
