@@ -30,16 +30,28 @@ pub fn start(cluster: &Cluster, db: Db, rooms: Rooms, lobby: Lobby) -> Vec<tokio
 async fn heartbeat(cluster: Cluster, db: Db, rooms: Rooms) {
     let mut tick = tokio::time::interval(cluster.lease_tick());
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut first = true;
     loop {
         tick.tick().await;
         let sent = Instant::now();
         match db.heartbeat(cluster.lease_ms()).await {
-            Ok(renewed) => cluster.renewed(&renewed, sent),
+            Ok(beat) => {
+                cluster.renewed(&beat.held, sent);
+                if beat.joined && !first {
+                    // Another node took this one for dead (a late beat) and forgot its
+                    // presence: the rooms here say again who is on this node.
+                    tracing::warn!("this node was taken for dead: its rooms publish their presence again");
+                    rooms.hear_all(Heard::Forgotten);
+                }
+                first = false;
+            }
             Err(error) => tracing::warn!(%error, "could not renew this node's leases"),
         }
         cluster.set_gauge();
-        if let Err(error) = db.reap_nodes().await {
-            tracing::warn!(%error, "could not forget the dead nodes");
+        match db.reap_nodes().await {
+            // The other nodes hear it from the database; this one skips its own notices.
+            Ok(gone) => gone.into_iter().for_each(|room| rooms.hear(room, Heard::Presence)),
+            Err(error) => tracing::warn!(%error, "could not forget the dead nodes"),
         }
         match db.orphaned_rooms().await {
             Ok(orphans) => {

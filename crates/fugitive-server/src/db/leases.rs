@@ -6,6 +6,15 @@ use uuid::Uuid;
 use super::{CHANNEL, DB_NOW, Db, DbError, News, now_ms};
 use crate::model::seat::Presence;
 
+/// What one heartbeat found (`Db::heartbeat`).
+#[derive(Debug)]
+pub struct Beat {
+    /// The keys of the leases this node still holds, renewed.
+    pub held: Vec<String>,
+    /// This node's row was made anew: it was not in the table of live nodes.
+    pub joined: bool,
+}
+
 impl Db {
     /// Sends one notice line of the lobby to the other nodes (PostgreSQL; nothing on SQLite).
     ///
@@ -80,19 +89,23 @@ impl Db {
     }
 
     /// This node is alive for `lease_ms` more (PostgreSQL's clock); renews every lease it
-    /// holds for as long, and returns their keys (a lease another node took is not among them).
+    /// holds for as long. The beat says which (a lease another node took is not among them),
+    /// and whether this node's row had to be made anew: on its first beat, or after another
+    /// node took it for dead and forgot it with its presence (`reap_nodes`).
     ///
     /// # Errors
     /// On a database failure.
-    pub async fn heartbeat(&self, lease_ms: i64) -> Result<Vec<String>, DbError> {
+    pub async fn heartbeat(&self, lease_ms: i64) -> Result<Beat, DbError> {
         let node = self.node.to_string();
-        sqlx::query(&format!(
+        // `xmax` is 0 on a row the statement inserted, not on one it updated.
+        let joined: bool = sqlx::query_scalar(&format!(
             "INSERT INTO nodes (node, alive_until) VALUES ($1, {DB_NOW} + $2) \
-             ON CONFLICT (node) DO UPDATE SET alive_until = EXCLUDED.alive_until"
+             ON CONFLICT (node) DO UPDATE SET alive_until = EXCLUDED.alive_until \
+             RETURNING xmax = 0"
         ))
         .bind(&node)
         .bind(lease_ms)
-        .execute(&self.pool)
+        .fetch_one(&self.pool)
         .await?;
         let held: Vec<String> = sqlx::query_scalar(&format!(
             "UPDATE leases SET expires_at = {DB_NOW} + $1 WHERE node = $2 AND expires_at > {DB_NOW} RETURNING name"
@@ -101,7 +114,7 @@ impl Db {
         .bind(&node)
         .fetch_all(&self.pool)
         .await?;
-        Ok(held)
+        Ok(Beat { held, joined })
     }
 
     /// Takes the lease `key` for `lease_ms` if nobody holds it (or its holder let it run out),

@@ -35,6 +35,7 @@ use uuid::Uuid;
 
 use crate::model::options::Computer;
 use crate::model::seat::Seat;
+pub use leases::Beat;
 use writer::{Append, SqliteThread, Target, Writer};
 pub use writer::{CommitOptions, CommitStats, SqliteWriter};
 

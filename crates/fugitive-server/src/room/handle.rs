@@ -28,6 +28,8 @@ pub enum Heard {
     Resync,
     /// The room's lease ran out on another node: take it if something must happen here.
     Lease,
+    /// Another node took this node for dead and deleted its presence: publish it again.
+    Forgotten,
 }
 
 pub(super) enum Command {

@@ -410,6 +410,10 @@ impl Room {
                 self.hear_presence().await;
                 Synced::Yes
             }
+            Heard::Forgotten => {
+                self.machine.republish_presence();
+                Synced::Yes
+            }
             Heard::Lease => {
                 if self.machine.needs_owner() {
                     self.tend_lease().await;

@@ -651,7 +651,7 @@ async fn postgres_a_lease_taken_while_a_heartbeat_is_on_its_way_is_not_lost() {
     assert!(cluster.acquire(&db, old).await);
     // The heartbeat is sent; its UPDATE runs and answers...
     let sent = Instant::now();
-    let renewed = db.heartbeat(cluster.lease_ms()).await.unwrap();
+    let renewed = db.heartbeat(cluster.lease_ms()).await.unwrap().held;
     assert_eq!(renewed, vec![format!("room:{old}")]);
     // ...while a room of this node takes its lease...
     assert!(cluster.acquire(&db, new).await);
@@ -661,7 +661,7 @@ async fn postgres_a_lease_taken_while_a_heartbeat_is_on_its_way_is_not_lost() {
     assert!(cluster.owns(new), "a lease taken while the heartbeat was on its way was taken for lost");
     // The next heartbeat renews both; a lease another node took (its own lapsed) is lost.
     let sent = Instant::now();
-    let renewed = db.heartbeat(cluster.lease_ms()).await.unwrap();
+    let renewed = db.heartbeat(cluster.lease_ms()).await.unwrap().held;
     assert_eq!(renewed.len(), 2, "{renewed:?}");
     cluster.renewed(&renewed, sent);
     assert!(cluster.owns(old) && cluster.owns(new));
@@ -676,7 +676,7 @@ async fn postgres_a_lease_taken_while_a_heartbeat_is_on_its_way_is_not_lost() {
         conn.close().await.unwrap();
     }
     let sent = Instant::now();
-    let renewed = db.heartbeat(cluster.lease_ms()).await.unwrap();
+    let renewed = db.heartbeat(cluster.lease_ms()).await.unwrap().held;
     cluster.renewed(&renewed, sent);
     assert!(cluster.owns(old));
     assert!(!cluster.owns(new), "a lease the heartbeat did not renew, held since before it, is lost");

@@ -328,6 +328,33 @@ async fn postgres_a_frozen_owner_that_wakes_fires_no_clock_and_moves_no_computer
     db.drop_database().await;
 }
 
+/// A node whose heartbeat comes late is taken for dead by another, which deletes its presence
+/// rows (`reap_nodes`). When it beats again, its rooms say again who is on it: before, its
+/// players looked away to the other nodes until one of its sockets came or went.
+#[tokio::test]
+#[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
+async fn postgres_a_node_taken_for_dead_that_wakes_shows_its_players_again() {
+    let db = TestDb::postgres().await;
+    let nodes = nodes(&db, 2, &[]).await;
+    let (a, b) = (nodes[0].addr, nodes[1].addr);
+    let seats = create_room(a, json!({ "role": "fugitive" })).await;
+    let _fugitive = Client::join(a, &seats.room, Some(&seats.fugitive_token)).await;
+    let mut spectator = Client::join(b, &seats.room, None).await;
+    let here = json!({ "fugitive": true, "marshal": false });
+    presence_becomes(&mut spectator, here.clone()).await;
+
+    // A freezes past its lease: B takes it for dead and forgets who is on it.
+    signal(&nodes[0], "-STOP");
+    presence_becomes(&mut spectator, json!({ "fugitive": false, "marshal": false })).await;
+    // A wakes: no socket comes or goes, yet its Fugitive is shown on B again.
+    signal(&nodes[0], "-CONT");
+    presence_becomes(&mut spectator, here).await;
+    for node in nodes {
+        node.kill_9().await;
+    }
+    db.drop_database().await;
+}
+
 #[tokio::test]
 #[ignore = "needs FUGITIVE_TEST_DATABASE_URL"]
 async fn postgres_one_seat_racing_through_two_nodes_applies_every_seq_once() {

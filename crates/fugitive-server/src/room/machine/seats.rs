@@ -157,6 +157,13 @@ impl Machine {
         }
     }
 
+    /// Queues this node's presence again, as if nothing had been published: the other nodes
+    /// forgot it (this node was taken for dead). Nothing when nobody is here.
+    pub fn republish_presence(&mut self) {
+        self.published = Presence::default();
+        self.publish_presence();
+    }
+
     pub(super) fn local_presence(&self) -> Presence {
         Presence {
             seats: Seat::ALL.map(|seat| self.sockets.values().any(|s| s.seat == Some(seat))),
