@@ -67,13 +67,21 @@ fn engine_marks() -> Vec<(usize, String)> {
         .collect()
 }
 
-/// Asks until the analysis is done; returns every answer's status and the last body.
+/// Asks until the analysis is done; returns every answer's status and the last body. It waits
+/// as long as the analysis moves: its worker runs at the lowest priority, and on a busy machine
+/// (CI runs the browser tests beside these) each step may wait long for a core.
 async fn wait_done(server: &Server, path: &str) -> (Vec<u16>, Value) {
     let mut statuses = Vec::new();
-    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let mut deadline = tokio::time::Instant::now() + PATIENCE;
+    let mut progress = None;
     loop {
         let (status, body) = server.http("GET", path, None).await;
         statuses.push(status);
+        let now = (body["state"].clone(), body["ahead"].clone(), body["done"].clone());
+        if progress.as_ref() != Some(&now) {
+            progress = Some(now);
+            deadline = tokio::time::Instant::now() + PATIENCE;
+        }
         if status != 202 || tokio::time::Instant::now() > deadline {
             return (statuses, body);
         }
