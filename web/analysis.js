@@ -1,4 +1,4 @@
-// The analysis of a finished game on its replay page (issue 26), imported by replay.js once the
+// The analysis of a finished game on its replay page (issue 26), drawn by replay.js once the
 // record is shown. It reads `GET /api/rooms/{room}/games/{n}/analysis`: while it waits for a free
 // worker (202, "queued"), how many computations are ahead of it; a progress bar while the server
 // computes it (202), then each move's mark, each player's accuracy and a chart (SVG) of

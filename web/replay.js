@@ -13,6 +13,7 @@ import { renderTrail } from './trail.js';
 import { describe, outcomeText } from './history.js';
 import { copyText, replayPath } from './share.js';
 import { renderFinalHands } from './final-hands.js';
+import { analysisPanel } from './analysis.js';
 
 // Its strings, not in the first visit's table.
 await useStrings('replay');
@@ -24,7 +25,9 @@ export async function showReplay(root, room, game) {
   let problem = null;
   let step = 0;
   let copied = false;
-  // The analysis panel (analysis.js), imported once the record is shown.
+  // The analysis panel (analysis.js), made once the record is shown. Its module and strings
+  // come with the page's (a static import, so the page preloads them): the panel, the
+  // largest text of the page once its analysis is drawn, waits for no module (issue 28).
   let analysis = null;
   try {
     const response = await fetch(recordPath(room, game));
@@ -155,11 +158,6 @@ export async function showReplay(root, room, game) {
     go(moves[event.key]);
   });
   onLanguageChange(render);
+  if (record) analysis = analysisPanel(room, game, go);
   render();
-  if (record) {
-    import('./analysis.js').then((module) => {
-      analysis = module.analysisPanel(room, game, go);
-      render();
-    });
-  }
 }

@@ -270,3 +270,44 @@ test('the landing page’s first screen, drawn by the server before any script, 
     await player.context().close();
   }
 });
+
+/// The texts, boxes and looks of the lobby's first screen, before its socket has said anything.
+const lobbyScreen = (page) =>
+  page.$$eval('.lobby h1, .lobby p, .lobby h2, .lobby label, .lobby select, .lobby button, .lobby a', (elements) =>
+    elements.map((e) => {
+      const box = e.getBoundingClientRect();
+      const style = getComputedStyle(e);
+      const look = [style.color, style.backgroundColor, style.opacity, e.disabled ?? '', e.value ?? ''].join(' ');
+      // What is read on the screen: a list shows its chosen option.
+      const words = (el) =>
+        el.tagName === 'SELECT'
+          ? el.selectedOptions[0].text
+          : [...el.childNodes].map((n) => (n.nodeType === Node.TEXT_NODE ? n.textContent : words(n))).join('');
+      const text = words(e).replace(/\s+/g, ' ').trim();
+      return [e.tagName, text, look, ...[box.x, box.y, box.width, box.height].map(Math.round)];
+    }),
+  );
+
+test('the lobby’s first screen, drawn by the server before any script, is the one lobby.js draws first', async () => {
+  for (const locale of ['en-GB', 'de-DE', 'fr-FR']) {
+    const viewport = { width: 412, height: 823 };
+    const drawn = await browser.newContext({ locale, viewport, javaScriptEnabled: false });
+    const before = await drawn.newPage();
+    await before.goto(server.url + '/lobby');
+    const server_drawn = await lobbyScreen(before);
+    assert.equal(server_drawn.length, 17, JSON.stringify(server_drawn));
+    await drawn.close();
+    const player = await newPlayer(browser, { locale, viewport });
+    const page = await player.context().newPage();
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(e.message));
+    // No profile, so no socket: the lobby stays as lobby.js first draws it.
+    await page.route('**/api/profile', () => {});
+    await page.goto(server.url + '/lobby');
+    await page.getByTestId('lobby').waitFor();
+    // The same words in the same places with the same look: nothing moves when the script draws.
+    assert.deepEqual(await lobbyScreen(page), server_drawn, locale);
+    assert.deepEqual(page.errors, []);
+    await player.context().close();
+  }
+});

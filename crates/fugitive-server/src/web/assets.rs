@@ -207,13 +207,20 @@ impl Assets {
         let strings: HashMap<&String, HashMap<String, String>> = languages
             .iter()
             .map(|lang| {
-                let table = self.files.get(&format!("{LANGUAGE_DIR}{lang}.js"));
-                (
-                    lang,
-                    table
-                        .map(|t| render::strings(&String::from_utf8_lossy(&t.body.identity)))
-                        .unwrap_or_default(),
-                )
+                // The first visit's table and every part's (`i18n/lobby/en.js`): a view's first
+                // screen (the lobby's) may use its part's strings.
+                let suffix = format!("/{lang}.js");
+                let tables = self.files.iter().filter(|(name, _)| {
+                    name.strip_prefix(LANGUAGE_DIR).is_some_and(|rest| {
+                        rest == &suffix[1..]
+                            || rest.strip_suffix(&suffix).is_some_and(|part| !part.contains('/'))
+                    })
+                });
+                let mut strings = HashMap::new();
+                for (_, table) in tables {
+                    strings.extend(render::strings(&String::from_utf8_lossy(&table.body.identity)));
+                }
+                (lang, strings)
             })
             .collect();
         let mut variants = Vec::new();

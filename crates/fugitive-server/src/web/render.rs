@@ -1,16 +1,19 @@
 //! What the server draws into a page before any of its scripts runs, so that the first paint
-//! shows the page's words in the reader's language and, on the landing page, the whole first
-//! screen, and waits for no module (issue 28):
+//! shows the page's words in the reader's language and, on the landing page and the lobby, the
+//! whole first screen, and waits for no module (issue 28):
 //!
-//! - an element with `data-t="key"` gets the string `key` of the language's table
-//!   (`i18n/{lang}.js`, the first visit's) as its text, and `<html lang>` is the language;
+//! - an element with `data-t="key"` gets the string `key` of the language's tables
+//!   (`i18n/{lang}.js`, the first visit's, and its parts', `i18n/{part}/{lang}.js`) as its text,
+//!   and `<html lang>` is the language;
 //! - `<template data-view="landing.js">…</template>` holds the first screen of a view as that
 //!   view's module draws it: it goes into `<main id="app">` of that view's page, and every such
 //!   template is left out of every page;
 //! - the entry script (`<script type="module" src="/app.js">`) becomes an inline module that,
 //!   once the browser has painted the page (at once in a hidden tab, where nothing is painted),
 //!   adds the page's `<link rel="modulepreload">`s and imports the entry: the first paint waits
-//!   for the page alone, and shares its bandwidth with no module (issue 28).
+//!   for the page alone, and shares its bandwidth with no module (issue 28). Measured against
+//!   the same links in the head (BENCHMARKS.md, stop 35): those cost no task after the first
+//!   paint, but delayed Lighthouse's FCP on 19 pages of 20 and its LCP on 16.
 //!
 //! Pure text in, text out; `assets.rs` calls these once per page, view and language at start-up.
 
@@ -80,8 +83,8 @@ fn literal(text: &str) -> Option<(String, &str)> {
     None
 }
 
-/// `html` in `lang`: each `data-t="key"` element's text replaced by `strings[key]` (escaped),
-/// and `<html lang>`. The keys that `strings` lacks keep the page's own text; they are returned.
+/// `html` in `lang`: each `data-t="key"` element's text (up to its first child element, the
+/// spaces around it kept) replaced by `strings[key]` (escaped), and `<html lang>`. The keys that `strings` lacks keep the page's own text; they are returned.
 pub fn translate(html: &str, lang: &str, strings: &HashMap<String, String>) -> (String, Vec<String>) {
     let html = html.replacen("<html lang=\"en\"", &format!("<html lang=\"{lang}\""), 1);
     let mut out = String::with_capacity(html.len());
@@ -99,11 +102,19 @@ pub fn translate(html: &str, lang: &str, strings: &HashMap<String, String>) -> (
             break;
         };
         out.push_str(&rest[..open_end]);
+        let own = &rest[open_end..open_end + text_len];
         match strings.get(key) {
-            Some(text) => out.push_str(&escape(text)),
+            // The text's own spaces around it stay: `<label data-t="k">You play <select>`.
+            Some(text) => {
+                let trimmed = own.trim();
+                let (before, after) = own.split_at(own.find(trimmed).unwrap_or(0));
+                out.push_str(before);
+                out.push_str(&escape(text));
+                out.push_str(&after[trimmed.len()..]);
+            }
             None => {
                 missing.push(key.to_owned());
-                out.push_str(&rest[open_end..open_end + text_len]);
+                out.push_str(own);
             }
         }
         rest = &rest[open_end + text_len..];
@@ -206,6 +217,11 @@ mod tests {
              <b data-t=\"b\">Kept</b></html>"
         );
         assert_eq!(missing, ["b"]);
+        let (out, _) = translate("<label data-t=\"a\">\n  Game <select></select></label>", "de", &strings);
+        assert_eq!(
+            out,
+            "<label data-t=\"a\">\n  Spiel &lt;&amp; &quot;Jagd&quot;&gt; <select></select></label>"
+        );
     }
 
     #[test]

@@ -196,7 +196,7 @@ fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
 }
 
 #[tokio::test]
-async fn the_first_screens_of_the_landing_page_and_the_table_and_the_pages_words_are_drawn_in_the_readers_language()
+async fn the_first_screens_of_the_landing_page_the_lobby_and_the_table_and_the_pages_words_are_drawn_in_the_readers_language()
  {
     let db = TestDb::sqlite();
     let server = Server::start(&db, &[]).await;
@@ -204,8 +204,13 @@ async fn the_first_screens_of_the_landing_page_and_the_table_and_the_pages_words
     let tagline = between(&german, "'landing.tagline':\n    '", "',");
     let howto = between(&german, "'nav.howto': '", "',");
     let connecting = between(&german, "'room.connecting': '", "',");
+    // The lobby's words are a part of the strings of their own.
+    let german_lobby = String::from_utf8(web_file("i18n/lobby/de.js")).unwrap();
+    let nobody = between(&german_lobby, "'lobby.none': '", "',");
     let room = "/room/6f1c1ad8-7a4c-4e8e-9a47-3d0b8b4a4e6b";
-    for (path, first_screen) in [("/", true), ("/index.html", true), (room, false)] {
+    for (path, first_screen) in
+        [("/", "landing"), ("/index.html", "landing"), ("/lobby", "lobby"), (room, "room")]
+    {
         let html = get(&server, path, &[("accept-language", "de-DE")]).await.text();
         assert!(html.starts_with("<!doctype html>\n<html lang=\"de\">"), "{path}");
         // The header's words, in German before any script runs.
@@ -213,7 +218,7 @@ async fn the_first_screens_of_the_landing_page_and_the_table_and_the_pages_words
         assert!(header.contains(&format!(">{howto}</button>")), "{path}: {header}");
         assert!(!html.contains("<template"), "{path}: no view's template is sent");
         let main = between(&html, "<main id=\"app\" tabindex=\"-1\">", "</main>");
-        if first_screen {
+        if first_screen == "landing" {
             let want = format!("<p class=\"tagline\" data-t=\"landing.tagline\">{tagline}</p>");
             assert!(main.contains(&want), "{main}");
             // Its buttons wait for the script that makes them work, and say so, but are not
@@ -221,6 +226,12 @@ async fn the_first_screens_of_the_landing_page_and_the_table_and_the_pages_words
             assert_eq!(main.matches("<button").count(), 2, "{main}");
             assert_eq!(main.matches(" aria-disabled=\"true\"").count(), 2, "{main}");
             assert_eq!(main.matches(" disabled").count(), 0, "{main}");
+        } else if first_screen == "lobby" {
+            // The lobby as lobby.js first draws it, in German: no seek yet, its button disabled
+            // as the script's is until the socket names this browser's profile.
+            assert!(main.contains(&format!("<p data-t=\"lobby.none\">{nobody}</p>")), "{main}");
+            assert_eq!(main.matches(" disabled").count(), 1, "{main}");
+            assert!(!main.contains("tagline"), "{main}");
         } else {
             // The table: its screen while it connects, in German.
             let want = format!("<p class=\"status\" data-t=\"room.connecting\">{connecting}</p>");
@@ -239,7 +250,11 @@ async fn each_path_preloads_the_modules_and_strings_of_its_own_view_only() {
     for (path, want, not) in [
         ("/", &["/landing.js", "/profile.js"][..], &["/room.js", "/panels/controls.js", "/lobby.js"][..]),
         (room, &["/room.js", "/panels/controls.js", "/table.js"], &["/landing.js", "/replay.js"]),
-        (&format!("{room}/game/2"), &["/replay.js", "/i18n/replay/fr.js"], &["/analysis.js", "/room.js"]),
+        (
+            &format!("{room}/game/2"),
+            &["/replay.js", "/i18n/replay/fr.js", "/analysis.js", "/i18n/analysis/fr.js"],
+            &["/room.js", "/i18n/lobby/fr.js"],
+        ),
         (
             "/lobby",
             &["/lobby.js", "/profile-page.js", "/i18n/lobby/fr.js", "/i18n/profile/fr.js"],
