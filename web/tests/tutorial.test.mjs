@@ -89,6 +89,9 @@ for (const [locale, lang, via] of [
     await recordPanel(page);
     await page.goto(server.url);
     if (via === 'howto') {
+      // The header's button is in the page the server draws, before its script listens to it:
+      // the script's own landing page says it does.
+      await page.getByTestId('to-tutorial').waitFor();
       await page.getByTestId('howto-open').click();
       await page.getByTestId('howto-tutorial').click();
     } else {
