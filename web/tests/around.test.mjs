@@ -12,6 +12,7 @@ import {
   checkAxe,
   readTable,
   place,
+  draw,
   waitForTurn,
 } from './harness.mjs';
 
@@ -371,8 +372,10 @@ test('a slow game: a days-long turn clock, a notification and a title flash when
   // Without permission the title flashes all the same: Alice never allowed notifications.
   await alice.evaluate(() => window.__hide(true));
   await waitForTurn(bob, 'draw');
-  await bob.getByTestId('deck-1').click();
-  await bob.getByTestId('deck-1').click();
+  // Each draw waits for its state: a second click while the first is on its way falls on a deck
+  // that is no button until the answer comes.
+  await draw(bob, 1);
+  await draw(bob, 1);
   await waitForTurn(bob, 'guess');
   await bob.getByTestId('number-41').click();
   await bob.getByTestId('guess').click();

@@ -120,9 +120,45 @@ export async function closeTable({ server, browser }) {
 /// Playwright's own default is 30 s; every page of every context here has this one instead.
 export const PATIENCE = 120_000;
 
+/// The features playwright-core turns off in Chromium (its `chromiumSwitches`), in this version.
+/// Chromium keeps only the last `--disable-features` of its command line, so turning off one
+/// more means passing these again in the same switch, and dropping playwright's own.
+const PLAYWRIGHT_VERSION = '1.65.1';
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+/// Chromium 156 gives every window (here each browser context) two renderer processes of its own
+/// for the address bar's suggestion popup (`chrome://omnibox-popup.top-chrome/`), which a
+/// headless browser never shows: about a third of a test file's browser CPU (BENCHMARKS.md,
+/// "Stop 35 (h/webtests)"). The page under test is not drawn or run differently without them.
+const UNSHOWN_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+const PLAYWRIGHT_INSTALLED = createRequire(import.meta.url)('playwright-core/package.json').version;
+
 export async function launchBrowser() {
+  if (PLAYWRIGHT_INSTALLED !== PLAYWRIGHT_VERSION) {
+    throw new Error(
+      `playwright-core ${PLAYWRIGHT_INSTALLED}, not ${PLAYWRIGHT_VERSION}: copy its disabled Chromium features ` +
+        '(`disabledFeatures` of its chromiumSwitches) into PLAYWRIGHT_DISABLED_FEATURES in tests/harness.mjs',
+    );
+  }
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
+    ignoreDefaultArgs: [`--disable-features=${PLAYWRIGHT_DISABLED_FEATURES.join(',')}`],
     args: [
       '--headless',
       '--no-sandbox',
@@ -130,6 +166,7 @@ export async function launchBrowser() {
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
+      `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...UNSHOWN_FEATURES].join(',')}`,
     ],
   });
   const newContext = browser.newContext.bind(browser);
