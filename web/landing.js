@@ -149,7 +149,8 @@ export function showLanding(root) {
         'data-testid': 'options',
         open: optionsOpen,
         ontoggle: (e) => {
-          optionsOpen = e.target.open;
+          // A toggle queued before a redraw arrives on the fold the redraw replaced.
+          if (e.target.isConnected) optionsOpen = e.target.open;
         },
       },
       h(
@@ -297,6 +298,10 @@ export function showLanding(root) {
   }
 
   function render() {
+    // The fold as the reader left it: a click opens it at once, its toggle event comes a task
+    // later, and a redraw in between (the levels or My games arriving) shut it under the click.
+    const fold = root.querySelector('details.options');
+    if (fold) optionsOpen = fold.open;
     replace(
       root,
       h(

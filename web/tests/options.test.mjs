@@ -15,6 +15,7 @@ import {
   place,
   guess,
   openOptions,
+  chooseLanguage,
 } from './harness.mjs';
 import { plan } from './planner.mjs';
 
@@ -111,4 +112,31 @@ test('the base game and each event variant show their balance between two hard c
   }
   // The base game ("off") has its balance too, as the other variants (issue 29, goal 4).
   assert.ok(BALANCE.off, 'the base game has a balance');
+});
+
+test('the options fold stays open when the page redraws right after the click that opened it', async () => {
+  const page = await newPlayer(browser);
+  await page.goto(server.url);
+  // The script's own landing page (the server draws one before it, without this link).
+  await page.getByTestId('to-tutorial').waitFor();
+  // Both languages loaded: a switch between them redraws the page at once, in the same task.
+  await chooseLanguage(page, 'de');
+  await chooseLanguage(page, 'en');
+  const open = await page.evaluate(() => {
+    document.querySelector('[data-testid=options-toggle]').click();
+    const lang = document.getElementById('lang');
+    lang.value = 'de';
+    lang.dispatchEvent(new Event('change'));
+    return document.querySelector('[data-testid=options]').open;
+  });
+  assert.equal(open, true, 'the redraw kept the fold the click opened');
+  // And once the click's toggle event has come, it is still open, and shuts on the next click.
+  await page.waitForFunction(() => document.documentElement.lang === 'de');
+  assert.notEqual(await page.getByTestId('options').getAttribute('open'), null);
+  await page.getByTestId('options-toggle').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=options]').open);
+  await page.getByTestId('invite-friend').click();
+  await page.getByTestId('go-to-table').waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
