@@ -48,11 +48,15 @@ pub struct Logged {
     /// version, with the evidence they were made from: made once per version and viewer,
     /// however many sockets and publishes, and counted again only when the viewer's evidence
     /// changed (a draw of hers changes none of the spectators').
-    pub(super) candidates: [Option<(u64, Option<(Evidence, Candidates)>)>; 3],
+    pub(super) candidates: [Option<(u64, Counted)>; 3],
     /// A write failed: the database may hold it all the same (an ambiguous commit), or another
     /// node changed the room. The room is read back before it carries out anything else.
     pub(super) stale: bool,
 }
+
+/// A viewer's public candidates with the evidence they were made from; `None` where its view
+/// makes none (the Fugitive's, a finished game's).
+pub(super) type Counted = Option<(Evidence, Candidates)>;
 
 impl Logged {
     /// Rebuilds a room from the database by replaying its current game's log, at `now`.
