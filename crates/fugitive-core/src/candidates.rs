@@ -173,7 +173,13 @@ impl View {
     /// public record, and the Marshal's hand in her view. `None` for the Fugitive, who knows his
     /// trail, and once the game is over, when every card is public (R18).
     pub fn candidates(&self) -> Option<Candidates> {
-        (self.viewer != Viewer::Fugitive && self.outcome.is_none())
-            .then(|| Candidates::of(&Evidence::read(self)))
+        self.evidence().map(|evidence| Candidates::of(&evidence))
+    }
+
+    /// The evidence [`View::candidates`] are made from (`None` when it makes none): the
+    /// candidates are a function of it alone, so a caller that kept the last evidence and its
+    /// candidates need not count the trails again while the evidence stays the same.
+    pub fn evidence(&self) -> Option<Evidence> {
+        (self.viewer != Viewer::Fugitive && self.outcome.is_none()).then(|| Evidence::read(self))
     }
 }

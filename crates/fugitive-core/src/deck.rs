@@ -53,7 +53,10 @@ impl Deck {
 
     /// The deck a card comes from, if it is not card 0 or one of the Fugitive's fixed cards.
     pub fn of(card: Card) -> Option<Deck> {
-        Deck::ALL.into_iter().find(|deck| deck.cards().contains(card))
+        Deck::ALL.into_iter().find(|deck| {
+            let (low, high) = deck.range();
+            (low..=high).contains(&card.number())
+        })
     }
 }
 
@@ -192,6 +195,14 @@ impl Deal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_is_of_the_deck_whose_cards_hold_it() {
+        for card in Card::all() {
+            let holding: Vec<Deck> = Deck::ALL.into_iter().filter(|d| d.cards().contains(card)).collect();
+            assert_eq!(Deck::of(card).into_iter().collect::<Vec<_>>(), holding, "card {card}");
+        }
+    }
 
     #[test]
     fn r2_r3_shuffled_deal_is_valid() {

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use fugitive_core::{Candidates, Game, ReplayError, Role, RuleOptions};
+use fugitive_core::{Candidates, Evidence, Game, ReplayError, Role, RuleOptions};
 use uuid::Uuid;
 
 use super::clock::{Clock, deadline};
@@ -45,12 +45,18 @@ pub struct Logged {
     /// The Marshal's notepad as of a version, solved by the shell off the actor.
     pub(super) notepad: Option<(u64, Option<Notepad>)>,
     /// Each viewer's public candidates (`View::candidates`, by `Viewer::ALL`'s order) as of a
-    /// version: made once per version and viewer, however many sockets and publishes.
-    pub(super) candidates: [Option<(u64, Option<Candidates>)>; 3],
+    /// version, with the evidence they were made from: made once per version and viewer,
+    /// however many sockets and publishes, and counted again only when the viewer's evidence
+    /// changed (a draw of hers changes none of the spectators').
+    pub(super) candidates: [Option<(u64, Counted)>; 3],
     /// A write failed: the database may hold it all the same (an ambiguous commit), or another
     /// node changed the room. The room is read back before it carries out anything else.
     pub(super) stale: bool,
 }
+
+/// A viewer's public candidates with the evidence they were made from; `None` where its view
+/// makes none (the Fugitive's, a finished game's).
+pub(super) type Counted = Option<(Evidence, Candidates)>;
 
 impl Logged {
     /// Rebuilds a room from the database by replaying its current game's log, at `now`.

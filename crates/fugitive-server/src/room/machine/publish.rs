@@ -4,7 +4,7 @@
 use std::fmt::Debug;
 use std::sync::Arc;
 
-use fugitive_core::{ByRole, Viewer};
+use fugitive_core::{ByRole, Candidates, Viewer};
 
 use super::{Effect, Machine};
 use crate::computer;
@@ -120,12 +120,22 @@ impl Machine {
         let candidates = match &self.log.candidates[index] {
             // He knows his trail.
             _ if viewer == Viewer::Fugitive => None,
-            Some((version, candidates)) if *version == self.log.version => candidates.clone(),
-            _ => {
-                #[cfg(test)]
-                super::tests::CANDIDATES_MADE.with(|made| made.set(made.get() + 1));
-                let candidates = view.candidates();
-                self.log.candidates[index] = Some((self.log.version, candidates.clone()));
+            Some((version, made)) if *version == self.log.version => made.as_ref().map(|(_, c)| c.clone()),
+            known => {
+                // `View::candidates`, but the trails are counted only for new evidence.
+                let made = view.evidence().map(|evidence| match known {
+                    Some((_, Some((before, candidates)))) if *before == evidence => {
+                        (evidence, candidates.clone())
+                    }
+                    _ => {
+                        #[cfg(test)]
+                        super::tests::CANDIDATES_MADE.with(|made| made.set(made.get() + 1));
+                        let candidates = Candidates::of(&evidence);
+                        (evidence, candidates)
+                    }
+                });
+                let candidates = made.as_ref().map(|(_, c)| c.clone());
+                self.log.candidates[index] = Some((self.log.version, made));
                 candidates
             }
         };

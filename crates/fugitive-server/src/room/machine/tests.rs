@@ -157,6 +157,38 @@ fn the_public_candidates_are_made_once_per_version_and_viewer() {
 }
 
 #[test]
+fn the_public_candidates_are_counted_again_only_for_new_evidence() {
+    use rand::SeedableRng;
+    let mut room = room(None, Computer::default());
+    let (fugitive, f) = join_with(&mut room, Some(HOST));
+    let (marshal, m) = join_with(&mut room, Some(GUEST));
+    let (_, s) = join_with(&mut room, None);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(28);
+    let made = || CANDIDATES_MADE.with(std::cell::Cell::get);
+    let (mut actions, mut reused) = (0, 0);
+    while let Some(role) = room.game().to_move() {
+        let action = room.game().legal_actions(role).sample(&mut rng).expect("a move");
+        let socket = if role == Role::Fugitive { fugitive } else { marshal };
+        actions += 1;
+        let before = made();
+        let write = to_write(room.request(socket, actions, SeatRequest::Action(action), now()));
+        assert_eq!(reply(room.written(write, Ok(Stored::Done), None, now())), Reply::ok(actions));
+        let made = made() - before;
+        assert!(made <= 2, "at most hers and the spectators'");
+        if made < 2 && !room.game().is_over() {
+            reused += 1;
+        }
+        for (queue, viewer) in [(&f, Viewer::Fugitive), (&m, Viewer::Marshal), (&s, Viewer::Spectator)] {
+            let fresh = serde_json::to_value(room.game().view(viewer).candidates()).unwrap();
+            let state = last_frame(queue);
+            assert_eq!(state.get("candidates").unwrap_or(&serde_json::Value::Null), &fresh, "{viewer:?}");
+        }
+    }
+    // Her draws, for one, change only her evidence: the spectators' candidates stay.
+    assert!(reused > 0, "the candidates were counted again after each of {actions} actions");
+}
+
+#[test]
 fn an_action_is_told_to_nobody_before_it_is_stored() {
     let mut room = room(None, Computer::default());
     let (fugitive, f) = join_with(&mut room, Some(HOST));
