@@ -420,9 +420,9 @@ impl Db {
 
     /// Expires a room found by [`Db::stale_rooms`], if it is still idle since before `cutoff`
     /// (allowing for [`CommitOptions::touch_every`] as that does) and its game unfinished: the
-    /// check is part of the deletion (a move since the selection keeps the room). Deletes the unfinished game with its actions and the seats; a room
-    /// with finished games keeps them, marked expired, for their replays; one without is
-    /// deleted. Returns whether it expired.
+    /// check is part of the deletion (a move since the selection keeps the room). Deletes the
+    /// unfinished game with its actions and the seats; a room with finished games keeps them,
+    /// marked expired, for their replays; one without is deleted. Returns whether it expired.
     ///
     /// # Errors
     /// On a database failure; then nothing changed.

@@ -84,7 +84,8 @@ fn literal(text: &str) -> Option<(String, &str)> {
 }
 
 /// `html` in `lang`: each `data-t="key"` element's text (up to its first child element, the
-/// spaces around it kept) replaced by `strings[key]` (escaped), and `<html lang>`. The keys that `strings` lacks keep the page's own text; they are returned.
+/// spaces around it kept) replaced by `strings[key]` (escaped), and `<html lang>`. The keys
+/// that `strings` lacks keep the page's own text; they are returned.
 pub fn translate(html: &str, lang: &str, strings: &HashMap<String, String>) -> (String, Vec<String>) {
     let html = html.replacen("<html lang=\"en\"", &format!("<html lang=\"{lang}\""), 1);
     let mut out = String::with_capacity(html.len());
@@ -106,11 +107,11 @@ pub fn translate(html: &str, lang: &str, strings: &HashMap<String, String>) -> (
         match strings.get(key) {
             // The text's own spaces around it stay: `<label data-t="k">You play <select>`.
             Some(text) => {
-                let trimmed = own.trim();
-                let (before, after) = own.split_at(own.find(trimmed).unwrap_or(0));
-                out.push_str(before);
+                let start = own.len() - own.trim_start().len();
+                let end = start + own.trim().len();
+                out.push_str(&own[..start]);
                 out.push_str(&escape(text));
-                out.push_str(&after[trimmed.len()..]);
+                out.push_str(&own[end..]);
             }
             None => {
                 missing.push(key.to_owned());
