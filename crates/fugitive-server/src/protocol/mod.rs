@@ -8,9 +8,7 @@
 //! code, and the caller sends it; nothing else happens.
 
 use axum::extract::ws::Utf8Bytes;
-use fugitive_core::{
-    Action, ActionError, ByRole, Candidates, Card, Event, EventCard, LegalActions, Role, TrailCard, View,
-};
+use fugitive_core::{Action, ActionError, ByRole, Candidates, Card, EventCard, LegalActions, Role, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use uuid::Uuid;
@@ -415,51 +413,6 @@ pub struct Full<'a> {
     pub candidates: Option<&'a Candidates>,
 }
 
-/// The trail part of a delta.
-#[derive(Debug, Serialize)]
-pub struct TrailPatch<'a> {
-    /// How many positions the trail has now (position 0 included).
-    pub length: usize,
-    /// The positions that are new or changed, `[position, card]`.
-    pub cards: Vec<(usize, &'a TrailCard)>,
-}
-
-/// A `delta` frame's fields (see the module's documentation).
-#[derive(Debug, Serialize)]
-pub struct Delta<'a> {
-    /// The room's version after this change.
-    pub version: u64,
-    /// The version of the view it applies to: a client holding another one asks for a
-    /// `resync`. Equal to `version` for a change to the room only (presence, names…).
-    pub base: u64,
-    /// The game's number; a delta never crosses games.
-    pub game: u64,
-    /// The new history entries, as this viewer sees them.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub history: &'a [Event],
-    /// When the game ends: the earlier entries this viewer saw blanked, whole.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub revealed: Vec<(usize, &'a Event)>,
-    /// The new or changed trail positions.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trail: Option<TrailPatch<'a>>,
-    /// The other view fields that changed, whole.
-    #[serde(skip_serializing_if = "Map::is_empty")]
-    pub view: Map<String, Value>,
-    /// The legal actions, when they changed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub legal: Option<Value>,
-    /// The room status fields that changed.
-    #[serde(skip_serializing_if = "Map::is_empty")]
-    pub room: Map<String, Value>,
-    /// The notepad, when it changed (`null`: no notepad any more).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notepad: Option<Value>,
-    /// The public candidates, when they changed (`null`: none any more, the game ended).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub candidates: Option<Value>,
-}
-
 /// A server message.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -478,7 +431,7 @@ pub enum ServerMessage<'a> {
     /// Protocol 2: a full snapshot of the receiver's view, the fields of protocol 1's `state`.
     Snapshot(Full<'a>),
     /// Protocol 2: what changed in the receiver's view since `base` (`frames.rs`).
-    Delta(&'a Delta<'a>),
+    Delta(&'a frames::Delta<'a>),
     /// The answer to one client message.
     Reply(&'a Reply),
     /// Chat messages: the newest ones (`full`, replacing what the client shows) or one new one.

@@ -184,17 +184,23 @@ impl Machine {
             if members.is_empty() || (!everyone && members.iter().all(|id| self.sockets[id].synced)) {
                 continue;
             }
-            let current = self.current(viewer);
-            let change = if v2 {
-                let room = room.get_or_insert_with(|| frames::room_fields(&status));
-                let (change, next) = match &self.sent[index] {
-                    Some(sent) => frames::delta(sent, &current, room),
-                    None => (Change::Snapshot, current.sent(room)),
+            let now = self.current(viewer);
+            // The viewer's state: moved into its `Sent` (protocol 2), or kept here (protocol 1 only).
+            let (change, v1_only) = if v2 {
+                let room = room.get_or_insert_with(|| Arc::new(status.clone()));
+                let (change, next) = match self.sent[index].take() {
+                    Some(sent) => frames::delta(&sent, now, room),
+                    None => (Change::Snapshot, now.sent(room)),
                 };
                 self.sent[index] = Some(next);
-                change
+                (change, None)
             } else {
-                Change::None
+                (Change::None, Some(now))
+            };
+            let current = match (&v1_only, &self.sent[index]) {
+                (Some(now), _) => now,
+                (None, Some(sent)) => sent.current(),
+                (None, None) => unreachable!("a protocol-2 viewer's state was just kept"),
             };
             let (mut state, mut snapshot) = (None, None);
             for id in members {
@@ -217,6 +223,9 @@ impl Machine {
                     }
                     (Protocol::V2, Change::None) => {}
                 }
+            }
+            if let Some(sent) = &mut self.sent[index] {
+                sent.shed();
             }
         }
     }
