@@ -103,6 +103,9 @@ impl Game {
     /// [`View::during_play`] hides what the viewer may not know while it runs: one definition
     /// of hidden information, which the computer players use too.
     pub fn view(&self, viewer: Viewer) -> View {
+        // The decks' and the event piles' cards, which `during_play` hides whole, are not
+        // copied while the game runs: the server makes three views per action (issue 28).
+        let over = self.is_over();
         let trail = self
             .trail
             .positions()
@@ -123,7 +126,7 @@ impl Game {
                 low: card(low),
                 high: card(high),
                 size: cards.len(),
-                cards: Some(cards.to_vec()),
+                cards: over.then(|| cards.to_vec()),
             }
         });
         let hands = ByRole::new_with(|role| {
@@ -144,12 +147,12 @@ impl Game {
             events: (!self.rules.events.is_off()).then(|| EventsView {
                 trail: self.trail_events.clone(),
                 piles: self.piles.each_ref().map(Vec::len),
-                pile_cards: Some(self.piles.clone()),
+                pile_cards: over.then(|| self.piles.clone()),
                 single_guess: self.single_guess,
                 skips: self.skips,
             }),
         };
-        if self.is_over() { view } else { view.during_play() }
+        if over { view } else { view.during_play() }
     }
 }
 

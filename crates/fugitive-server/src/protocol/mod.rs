@@ -458,7 +458,10 @@ pub fn encode(message: &ServerMessage<'_>) -> Utf8Bytes {
 /// The text frame of a server message of `protocol`.
 pub fn encode_as(protocol: Protocol, message: &ServerMessage<'_>) -> Utf8Bytes {
     let envelope = Envelope { v: protocol.number(), message };
-    Utf8Bytes::from(serde_json::to_string(&envelope).expect("server messages serialize"))
+    // Room for a delta at once (a few hundred bytes), rather than growing from serde_json's 128.
+    let mut text = Vec::with_capacity(512);
+    serde_json::to_writer(&mut text, &envelope).expect("server messages serialize");
+    Utf8Bytes::from(String::from_utf8(text).expect("serde_json writes UTF-8"))
 }
 
 #[cfg(test)]
