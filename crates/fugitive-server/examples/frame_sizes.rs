@@ -76,7 +76,7 @@ fn main() {
     let setup = Setup { seed: 7.into(), rules: RuleOptions::default() };
     let mut game = Game::new(setup);
     let room = status();
-    let fields = frames::room_fields(&room);
+    let fields = std::sync::Arc::new(room.clone());
     let mut version = 0;
     let mut sent: Vec<Sent> = Vec::new();
     let mut totals: Vec<Totals> = Viewer::ALL.iter().map(|_| Totals::default()).collect();
@@ -99,7 +99,8 @@ fn main() {
         for (index, viewer) in Viewer::ALL.into_iter().enumerate() {
             let now = current(&game, viewer, version);
             let state = now.state(&room).len();
-            let (change, after) = frames::delta(&sent[index], &now, &fields);
+            let (change, mut after) = frames::delta(&sent[index], now, &fields);
+            after.shed();
             let delta = match change {
                 Change::Delta(frame) => frame.len(),
                 Change::None => 0,
