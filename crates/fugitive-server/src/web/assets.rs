@@ -14,7 +14,11 @@
 //!   visit's table `i18n/{lang}.js` (which `i18n.js` imports dynamically) and each part a module
 //!   of the graph asks for (`await useStrings('lobby')`: `i18n/lobby/{lang}.js`). One variant of
 //!   the page per view and language, the language picked by `Accept-Language` (see
-//!   [`Page::variant`]).
+//!   [`Page::variant`]);
+//! - that graph's modules are joined into one file named for the view (`room.joined.js`,
+//!   `join.rs`), which the page's import map names for each of them and which is preloaded in
+//!   their stead: over HTTP/1.1 each file costs a slow network a round trip on one of six
+//!   connections (issue 28). Where they cannot be joined, they are preloaded one by one.
 //!
 //! Nothing here knows HTTP beyond those names; `web.rs` negotiates and sends.
 
@@ -28,7 +32,8 @@ use axum::body::Bytes;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-use super::{join, render};
+use super::join::{self, resolve};
+use super::render;
 
 /// Extensions of the client's files.
 const EXTENSIONS: &[&str] = &["html", "js", "css", "svg", "png", "ico", "webp", "woff2", "webmanifest"];
@@ -539,23 +544,6 @@ fn static_imports(module: &str, source: &str) -> Vec<String> {
         }
     }
     found
-}
-
-/// `specifier` resolved against the module path `module` (`panels/a.js` + `../dom.js` = `dom.js`).
-pub(super) fn resolve(module: &str, specifier: &str) -> String {
-    let mut parts: Vec<&str> =
-        if specifier.starts_with('/') { Vec::new() } else { module.split('/').collect::<Vec<_>>() };
-    parts.pop();
-    for segment in specifier.trim_start_matches('/').split('/') {
-        match segment {
-            "." | "" => {}
-            ".." => {
-                parts.pop();
-            }
-            segment => parts.push(segment),
-        }
-    }
-    parts.join("/")
 }
 
 /// `insert` put before the page's first module script (or `</head>`): an import map must come

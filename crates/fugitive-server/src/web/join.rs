@@ -242,7 +242,7 @@ fn import(module: &str, statement: &str) -> Result<Line, Refusal> {
             None => (n.to_owned(), n.to_owned()),
         })
         .collect();
-    Ok(Line::Import(super::assets::resolve(module, &specifier[1..specifier.len() - 1]), names))
+    Ok(Line::Import(resolve(module, &specifier[1..specifier.len() - 1]), names))
 }
 
 /// The name an `export` declares: `function NAME`, `async function NAME`, `function* NAME`,
@@ -273,7 +273,7 @@ fn absolute_dynamic_imports(name: &str, text: &str) -> Result<String, Refusal> {
         let literal = quote.and_then(|q| rest[1..].find(q).map(|end| (q, &rest[1..=end])));
         match literal {
             Some((q, specifier)) if specifier.starts_with("./") || specifier.starts_with("../") => {
-                out.push_str(&format!("{q}/{}{q}", super::assets::resolve(name, specifier)));
+                out.push_str(&format!("{q}/{}{q}", resolve(name, specifier)));
                 rest = &rest[specifier.len() + 2..];
             }
             Some(_) => {}
@@ -283,6 +283,23 @@ fn absolute_dynamic_imports(name: &str, text: &str) -> Result<String, Refusal> {
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// `specifier` resolved against the module path `module` (`panels/a.js` + `../dom.js` = `dom.js`).
+pub fn resolve(module: &str, specifier: &str) -> String {
+    let mut parts: Vec<&str> =
+        if specifier.starts_with('/') { Vec::new() } else { module.split('/').collect::<Vec<_>>() };
+    parts.pop();
+    for segment in specifier.trim_start_matches('/').split('/') {
+        match segment {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            segment => parts.push(segment),
+        }
+    }
+    parts.join("/")
 }
 
 #[cfg(test)]
