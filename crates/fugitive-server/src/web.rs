@@ -12,6 +12,7 @@
 //! `Referrer-Policy: no-referrer`.
 
 mod assets;
+mod join;
 mod render;
 
 use std::path::{Path, PathBuf};

@@ -14,7 +14,11 @@
 //!   visit's table `i18n/{lang}.js` (which `i18n.js` imports dynamically) and each part a module
 //!   of the graph asks for (`await useStrings('lobby')`: `i18n/lobby/{lang}.js`). One variant of
 //!   the page per view and language, the language picked by `Accept-Language` (see
-//!   [`Page::variant`]).
+//!   [`Page::variant`]);
+//! - that graph's modules are joined into one file named for the view (`room.joined.js`,
+//!   `join.rs`), which the page's import map names for each of them and which is preloaded in
+//!   their stead: over HTTP/1.1 each file costs a slow network a round trip on one of six
+//!   connections (issue 28). Where they cannot be joined, they are preloaded one by one.
 //!
 //! Nothing here knows HTTP beyond those names; `web.rs` negotiates and sends.
 
@@ -28,6 +32,7 @@ use axum::body::Bytes;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
+use super::join::{self, resolve};
 use super::render;
 
 /// Extensions of the client's files.
@@ -146,10 +151,12 @@ impl Assets {
                 assets.files.insert(name, asset);
             }
         }
+        let mut joined = HashMap::new();
         for (name, bytes, modified) in html {
-            let page = assets.page_of(&String::from_utf8_lossy(&bytes), modified, views);
+            let page = assets.page_of(&String::from_utf8_lossy(&bytes), modified, views, &mut joined);
             assets.pages.insert(name, page);
         }
+        assets.files.extend(joined);
         let sent = |a: &Asset| a.body.br.as_ref().unwrap_or(&a.body.identity).len();
         tracing::info!(
             files = assets.files.len(),
@@ -192,10 +199,16 @@ impl Assets {
 
     /// An HTML page's variants, one per view (and one for the entry alone) and language: the
     /// view's first screen and the page's words drawn in (`render.rs`), the preloads, the entry
-    /// started after the first paint.
-    fn page_of(&self, html: &str, modified: SystemTime, views: &[String]) -> Page {
+    /// started after the first paint; each view's modules joined into one file (`join.rs`), made
+    /// once into `joined`.
+    fn page_of(
+        &self,
+        html: &str,
+        modified: SystemTime,
+        views: &[String],
+        joined: &mut HashMap<String, Asset>,
+    ) -> Page {
         let newest = self.files.values().map(|asset| asset.modified).fold(modified, SystemTime::max);
-        let map = self.import_map();
         let (html, styles) = self.inline_styles(html);
         let styles = styles.iter().map(|style| csp_source(style)).collect::<Vec<_>>().join(" ");
         let html = self.version_urls(&html);
@@ -225,8 +238,15 @@ impl Assets {
             .collect();
         let mut variants = Vec::new();
         for view in std::iter::once(None).chain(views.iter().map(Some)) {
-            let graph = self.graph(entries.iter().cloned().chain(view.cloned()).collect());
+            let roots: Vec<String> = entries.iter().cloned().chain(view.cloned()).collect();
+            let graph = self.graph(roots.clone());
             let parts = self.string_parts(&graph);
+            let one_file = self.joined(&roots, &graph, joined);
+            let map = self.import_map(one_file.as_ref());
+            let modules: Vec<String> = match &one_file {
+                Some((url, _)) => vec![url.clone()],
+                None => graph.iter().filter_map(|name| self.versioned(name)).collect(),
+            };
             let drawn = render::place_view(&html, view.map(String::as_str));
             for lang in &languages {
                 let (drawn, missing) = render::translate(&drawn, lang, &strings[lang]);
@@ -237,7 +257,7 @@ impl Assets {
                 let strings = std::iter::once(format!("{LANGUAGE_DIR}{lang}.js"))
                     .chain(parts.iter().map(|part| format!("{LANGUAGE_DIR}{part}/{lang}.js")));
                 let preloads: Vec<String> =
-                    graph.iter().cloned().chain(strings).filter_map(|name| self.versioned(&name)).collect();
+                    modules.iter().cloned().chain(strings.filter_map(|name| self.versioned(&name))).collect();
                 let (page, scripts) = render::defer_entries(&insert_before_modules(&drawn, &head), &preloads);
                 let scripts = std::iter::once(&map).chain(&scripts).map(|script| csp_source(script));
                 variants.push(Variant {
@@ -282,14 +302,63 @@ impl Assets {
         (out, styles)
     }
 
-    /// `{"imports": {"/app.js": "/app.js?v=…", …}}` for every module.
-    fn import_map(&self) -> String {
-        let imports: BTreeMap<String, String> = self
+    /// The modules of `graph` (the static graph of `roots`, the page's entries and its view)
+    /// joined into one file named for the view (`room.joined.js`; `app.joined.js` for the entry
+    /// alone), made once into `made`: its versioned URL and the modules it holds. `None` (and
+    /// logged) where they cannot be joined (`join::Refusal`), or are one module.
+    fn joined(
+        &self,
+        roots: &[String],
+        graph: &[String],
+        made: &mut HashMap<String, Asset>,
+    ) -> Option<(String, Vec<String>)> {
+        let name = format!("{}.joined.js", roots.last()?.strip_suffix(".js")?);
+        if graph.len() < 2 || name.contains('/') || self.files.contains_key(&name) {
+            return None;
+        }
+        let source = |module: &str| {
+            let asset = self.files.get(module).filter(|_| module.ends_with(".js"))?;
+            Some(String::from_utf8_lossy(&asset.body.identity).into_owned())
+        };
+        let joined = match join::join(roots, source) {
+            Ok(joined) => joined,
+            Err(refusal) => {
+                tracing::warn!(%refusal, file = name, "a page's modules load one by one: not joined");
+                return None;
+            }
+        };
+        let asset = match made.get(&name) {
+            Some(asset) if asset.body.identity == joined.source.as_bytes() => asset.clone(),
+            Some(_) => {
+                tracing::warn!(file = name, "two pages join different modules under one name: not joined");
+                return None;
+            }
+            None => {
+                let modified = joined.modules.iter().filter_map(|m| self.files.get(m)).map(|a| a.modified);
+                let asset = Asset::new(
+                    content_type(&name),
+                    joined.source.into_bytes(),
+                    modified.fold(SystemTime::UNIX_EPOCH, SystemTime::max),
+                );
+                made.insert(name.clone(), asset.clone());
+                asset
+            }
+        };
+        Some((format!("/{name}?v={}", asset.hash), joined.modules))
+    }
+
+    /// `{"imports": {"/app.js": "/app.js?v=…", …}}` for every module, and each module of the
+    /// page's joined file, if it has one, sent to that file's URL.
+    fn import_map(&self, joined: Option<&(String, Vec<String>)>) -> String {
+        let mut imports: BTreeMap<String, String> = self
             .files
             .iter()
             .filter(|(name, _)| name.ends_with(".js"))
             .map(|(name, asset)| (format!("/{name}"), format!("/{name}?v={}", asset.hash)))
             .collect();
+        if let Some((url, modules)) = joined {
+            imports.extend(modules.iter().map(|module| (format!("/{module}"), url.clone())));
+        }
         serde_json::json!({ "imports": imports }).to_string()
     }
 
@@ -475,23 +544,6 @@ fn static_imports(module: &str, source: &str) -> Vec<String> {
         }
     }
     found
-}
-
-/// `specifier` resolved against the module path `module` (`panels/a.js` + `../dom.js` = `dom.js`).
-fn resolve(module: &str, specifier: &str) -> String {
-    let mut parts: Vec<&str> =
-        if specifier.starts_with('/') { Vec::new() } else { module.split('/').collect::<Vec<_>>() };
-    parts.pop();
-    for segment in specifier.trim_start_matches('/').split('/') {
-        match segment {
-            "." | "" => {}
-            ".." => {
-                parts.pop();
-            }
-            segment => parts.push(segment),
-        }
-    }
-    parts.join("/")
 }
 
 /// `insert` put before the page's first module script (or `</head>`): an import map must come

@@ -119,19 +119,37 @@ async fn every_module_url_in_the_served_page_is_versioned_and_preloaded() {
     let server = Server::start(&db, &[]).await;
     let page = get(&server, "/", &[]).await;
     let html = page.text();
-    // The import map names every module with its current version.
-    let start = html.find("<script type=\"importmap\">").expect("an import map")
-        + "<script type=\"importmap\">".len();
-    let map_text = &html[start..start + html[start..].find("</script>").unwrap()];
-    let map: serde_json::Value = serde_json::from_str(map_text).unwrap();
+    // The import map names every module with its current version, but those of the page's
+    // static graph, which it sends to the one file that holds them all (`web/join.rs`).
+    let map_text = between(&html, "<script type=\"importmap\">", "</script>");
+    let map = import_map(&html);
+    let joined =
+        preloads(&html).into_iter().find(|u| u.starts_with("/landing.joined.js?v=")).expect("one file");
+    // That file is served as any other, immutable, and names the modules it holds, each after
+    // those it imports.
+    let file = get(&server, joined, &[]).await;
+    assert_eq!((file.status, file.header("cache-control")), (200, IMMUTABLE));
+    assert!(file.header("content-type").starts_with("text/javascript"));
+    let text = String::from_utf8(file.decoded()).unwrap();
+    let held: Vec<&str> = between(&text, "(web/join.rs): ", ".\n").split(", ").collect();
+    let at =
+        |module: &str| held.iter().position(|m| *m == module).unwrap_or_else(|| panic!("{module}: {held:?}"));
+    assert!(
+        at("storage.js") < at("i18n.js") && at("i18n.js") < at("app.js") && at("app.js") < at("landing.js")
+    );
+    for module in &held {
+        assert!(text.contains(&format!("\n// {module}\nconst __joined_")), "{module}");
+    }
     let mut all = Vec::new();
     modules(WEB_DIR, "", &mut all);
     assert!(all.len() >= 30, "{all:?}");
     for module in &all {
         let want = format!("/{module}?v={}", version(&web_file(module)));
-        assert_eq!(map["imports"][format!("/{module}")], want.as_str(), "{module}");
+        let want = if held.contains(&module.as_str()) { joined } else { want.as_str() };
+        assert_eq!(map[&format!("/{module}")], want, "{module}");
     }
-    assert_eq!(map["imports"].as_object().unwrap().len(), all.len());
+    assert_eq!(map.len(), all.len());
+    assert!(held.len() < all.len() && map["/room.js"] != joined, "another view's modules are not held");
     // The CSP lets that inline map run, and nothing else inline.
     let digest = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, Sha256::digest(map_text));
     let csp = page.header("content-security-policy");
@@ -166,17 +184,17 @@ async fn every_module_url_in_the_served_page_is_versioned_and_preloaded() {
         .copied()
         .filter(|u| u.starts_with('/') && u.split('?').next().unwrap().contains('.'))
         .collect();
-    assert!(local.len() > 10, "{local:?}");
+    assert!(local.len() >= 3, "{local:?}");
     for url in &local {
         assert!(url.contains("?v="), "{url} is not versioned");
     }
     // The entry and its whole static graph are preloaded, with the view's of the path (the landing
     // page on `/`), and the strings of one language.
-    let preloads = preloads(&html);
+    let preloaded = preloaded_modules(&html);
     for module in ["/app.js", "/i18n.js", "/landing.js", "/dom.js", "/storage.js", "/i18n/en.js"] {
-        assert!(preloads.iter().any(|p| p.starts_with(&format!("{module}?v="))), "{module} not preloaded");
+        assert!(preloaded.contains(&module.to_owned()), "{module} not preloaded");
     }
-    assert!(!preloads.iter().any(|p| p.starts_with("/i18n/de.js")), "{preloads:?}");
+    assert!(!preloaded.contains(&"/i18n/de.js".to_owned()), "{preloaded:?}");
     server.stop().await;
 }
 
@@ -187,6 +205,31 @@ fn preloads(html: &str) -> Vec<&str> {
     assert!(!html.contains("<link rel=\"modulepreload\""), "a preload in the page delays its first paint");
     let list = between(html, "for (const href of [", "])");
     list.split(',').map(|url| url.trim_matches('"')).filter(|url| !url.is_empty()).collect()
+}
+
+/// The page's import map: each module's plain URL and where it is sent.
+fn import_map(html: &str) -> std::collections::HashMap<String, String> {
+    let map: serde_json::Value =
+        serde_json::from_str(between(html, "<script type=\"importmap\">", "</script>")).unwrap();
+    serde_json::from_value(map["imports"].clone()).unwrap()
+}
+
+/// The plain URLs of the modules and strings the page preloads: a joined file's are those that
+/// its import map sends to that file.
+fn preloaded_modules(html: &str) -> Vec<String> {
+    let map = import_map(html);
+    let mut found = Vec::new();
+    for url in preloads(html) {
+        let joined: Vec<String> =
+            map.iter().filter(|(_, to)| *to == url).map(|(from, _)| from.clone()).collect();
+        if url.split('?').next().unwrap().ends_with(".joined.js") {
+            assert!(!joined.is_empty(), "{url} holds no module of the map");
+            found.extend(joined);
+        } else {
+            found.push(url.split('?').next().unwrap().to_owned());
+        }
+    }
+    found
 }
 
 /// The text of `html` between `start` and the next `end` after it.
@@ -265,12 +308,12 @@ async fn each_path_preloads_the_modules_and_strings_of_its_own_view_only() {
         let page = get(&server, path, &[("accept-language", "fr")]).await;
         assert_eq!(page.status, 200, "{path}");
         let html = page.text();
-        let preloads = preloads(&html);
+        let preloaded = preloaded_modules(&html);
         for module in ["/i18n.js", "/dom.js", "/i18n/fr.js"].iter().chain(want) {
-            assert!(preloads.iter().any(|p| p.starts_with(&format!("{module}?v="))), "{path}: {module}");
+            assert!(preloaded.contains(&(*module).to_owned()), "{path}: {module}");
         }
         for module in not {
-            assert!(!preloads.iter().any(|p| p.starts_with(&format!("{module}?v="))), "{path}: {module}");
+            assert!(!preloaded.contains(&(*module).to_owned()), "{path}: {module}");
         }
     }
     server.stop().await;
@@ -299,7 +342,8 @@ async fn versioned_files_are_immutable_and_the_page_is_revalidated_with_304() {
     let server = Server::start(&db, &[]).await;
     let page = get(&server, "/", &[("accept-encoding", "br")]).await;
     let html = page.text();
-    let module = preloads(&html).into_iter().find(|u| u.starts_with("/dom.js?v=")).unwrap().to_owned();
+    assert!(preloaded_modules(&html).contains(&"/dom.js".to_owned()));
+    let module = format!("/dom.js?v={}", version(&web_file("dom.js")));
     let versioned = get(&server, &module, &[]).await;
     assert_eq!(versioned.header("cache-control"), IMMUTABLE);
     assert_eq!(versioned.decoded(), web_file("dom.js"));
