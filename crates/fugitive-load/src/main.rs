@@ -45,6 +45,7 @@ mod nodes;
 mod play;
 mod report;
 mod server;
+mod stages;
 mod writers;
 
 use std::path::PathBuf;

@@ -18,6 +18,10 @@
 //! server's mean full-speed batch per transaction, one action per transaction beside the
 //! competing writer; on PostgreSQL also `pgbench` with 1 and 8 clients. Every block reports
 //! p50/p99/p99.9, actions/s, the server's CPU (`/proc/<pid>/stat`) and RSS.
+//!
+//! Under each database, where the human-pace actions' time went (issue 28): the server's
+//! `fugitive_action_stage_seconds` over the blocks (`stages.rs`), and how late this client's own
+//! timers fired in the games' and the echo's blocks, a delay that both figures include.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -37,6 +41,7 @@ use crate::bare::{self, Bare, Pgbench, Scratch, histogram};
 use crate::client::{self, Player};
 use crate::echo::{EchoClient, EchoServer};
 use crate::server::{Caps, Server};
+use crate::stages::Stages;
 use crate::{Args, join_all, play};
 
 /// How the clients act.
@@ -76,6 +81,11 @@ pub struct Block {
     pub failed: usize,
     /// The server's transactions during the blocks (games only).
     pub batches: u64,
+    /// How late this client's timers fired (µs): its own scheduling delay, which every
+    /// latency figure of the block includes.
+    pub late: Histogram<u64>,
+    /// Where the actions' time went inside the server (games only).
+    pub stages: Stages,
 }
 
 impl Block {
@@ -91,6 +101,8 @@ impl Block {
             rss_kib: 0,
             failed: 0,
             batches: 0,
+            late: histogram(),
+            stages: Stages::default(),
         }
     }
 
@@ -106,6 +118,8 @@ impl Block {
         self.rss_kib = other.rss_kib;
         self.failed += other.failed;
         self.batches += other.batches;
+        self.late.add(&other.late).expect("same bounds");
+        self.stages.merge(&other.stages);
     }
 }
 
@@ -366,6 +380,7 @@ pub(crate) async fn game_block(
     kind: Kind,
 ) -> anyhow::Result<(Vec<Game>, Block)> {
     let batches_before = server.metric(http, "fugitive_commit_batches_total").await?;
+    let stages_before = Stages::parse(&server.metrics_text(http).await?);
     let cpu_before = server.cpu_time()?;
     let started = Instant::now();
     let end = started + length;
@@ -374,6 +389,7 @@ pub(crate) async fn game_block(
     for mut game in tables {
         tasks.spawn(async move {
             let mut latency = histogram();
+            let mut late = histogram();
             let mut count = 0u64;
             let mut next = match pace {
                 Pace::Human => started + game.rng.random_range(Duration::ZERO..=max),
@@ -382,6 +398,9 @@ pub(crate) async fn game_block(
             let played = async {
                 while next < end && Instant::now() < end {
                     tokio::time::sleep_until(next).await;
+                    if pace == Pace::Human {
+                        late.saturating_record(next.elapsed().as_micros() as u64);
+                    }
                     match play::step(&mut game.players, &mut game.rng).await? {
                         Some(step) => {
                             latency.saturating_record(step.other.as_micros() as u64);
@@ -396,14 +415,15 @@ pub(crate) async fn game_block(
                 anyhow::Ok(())
             }
             .await;
-            (played.is_ok().then_some(game), latency, count)
+            (played.is_ok().then_some(game), latency, late, count)
         });
     }
     let mut kept = Vec::new();
     let mut block = Block::empty(kind, pace);
     while let Some(joined) = tasks.join_next().await {
-        let (game, latency, count) = joined.context("a game task panicked")?;
+        let (game, latency, late, count) = joined.context("a game task panicked")?;
         block.latency.add(&latency).expect("same bounds");
+        block.late.add(&late).expect("same bounds");
         block.count += count;
         match game {
             Some(game) => kept.push(game),
@@ -414,6 +434,7 @@ pub(crate) async fn game_block(
     block.cpu = server.cpu_time()?.saturating_sub(cpu_before);
     block.rss_kib = server.memory()?.rss_kib;
     block.batches = (server.metric(http, "fugitive_commit_batches_total").await? - batches_before) as u64;
+    block.stages = Stages::parse(&server.metrics_text(http).await?).since(&stages_before);
     Ok((kept, block))
 }
 
@@ -431,6 +452,7 @@ async fn echo_block(
     for (mut echo, mut rng) in echoes {
         tasks.spawn(async move {
             let mut latency = histogram();
+            let mut late = histogram();
             let mut count = 0u64;
             let mut next = match pace {
                 Pace::Human => started + rng.random_range(Duration::ZERO..=max),
@@ -439,6 +461,9 @@ async fn echo_block(
             let mut ok = true;
             while next < end && Instant::now() < end {
                 tokio::time::sleep_until(next).await;
+                if pace == Pace::Human {
+                    late.saturating_record(next.elapsed().as_micros() as u64);
+                }
                 match echo.round_trip().await {
                     Ok(rtt) => {
                         latency.saturating_record(rtt.as_micros() as u64);
@@ -453,17 +478,18 @@ async fn echo_block(
                     next += rng.random_range(min..=max);
                 }
             }
-            (ok.then_some((echo, rng)), latency, count)
+            (ok.then_some((echo, rng)), latency, late, count)
         });
     }
     let mut kept = Vec::new();
     let mut block = Block::empty(Kind::Echo, pace);
     while let Some(joined) = tasks.join_next().await {
-        let Ok((echo, latency, count)) = joined else {
+        let Ok((echo, latency, late, count)) = joined else {
             block.failed += 1;
             continue;
         };
         block.latency.add(&latency).expect("same bounds");
+        block.late.add(&late).expect("same bounds");
         block.count += count;
         match echo {
             Some(echo) => kept.push(echo),
@@ -647,6 +673,68 @@ pub fn section(m: &Matrix, args: &Args, command: &str) -> String {
         }
         out.push('\n');
         out.push_str(&goals(db, args));
+        out.push('\n');
+        out.push_str(&breakdown(db));
+    }
+    out
+}
+
+/// Where the time of the human-pace actions went: each stage inside the server (the bound of
+/// its bucket), and how late this client's own timers fired in the games' and the echo's
+/// blocks (the delay both figures include).
+fn breakdown(db: &Database) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let bound = |seconds: Option<f64>| match seconds {
+        Some(s) if s.is_finite() => format!("≤ {:.2}", s * 1000.0),
+        Some(_) => "> 1000".to_string(),
+        None => "—".to_string(),
+    };
+    for run in &db.runs {
+        let human: Vec<&Block> = run.blocks.iter().filter(|b| b.pace == Pace::Human).collect();
+        let Some(games) = human.iter().find(|b| b.kind == Kind::Games) else { continue };
+        if games.stages.names().is_empty() {
+            continue;
+        }
+        let _ =
+            writeln!(out, "Where the time goes, {} games at human pace (ms, bucket bounds):\n", run.games);
+        out.push_str("| stage | ");
+        let kinds: Vec<&&Block> = human.iter().filter(|b| b.kind != Kind::Echo).collect();
+        for block in &kinds {
+            let what = if block.kind == Kind::GamesLoadedDisk { "loaded disk" } else { "human" };
+            let _ = write!(out, "{what}: count | p50 | p99 | ");
+        }
+        out.push('\n');
+        out.push_str("|---|");
+        out.push_str(&"---:|---:|---:|".repeat(kinds.len()));
+        out.push('\n');
+        for stage in games.stages.names() {
+            let _ = write!(out, "| {stage} | ");
+            for block in &kinds {
+                let _ = write!(
+                    out,
+                    "{} | {} | {} | ",
+                    block.stages.count(stage),
+                    bound(block.stages.quantile(stage, 0.5)),
+                    bound(block.stages.quantile(stage, 0.99)),
+                );
+            }
+            out.push('\n');
+        }
+        for block in &human {
+            let what = match block.kind {
+                Kind::Games => "games",
+                Kind::GamesLoadedDisk => "games, loaded disk",
+                Kind::Echo => "echo",
+            };
+            let _ = writeln!(
+                out,
+                "| this client's timers late ({what}) | {} | {} | {} |",
+                block.late.len(),
+                ms(q(&block.late, 0.5)),
+                ms(q(&block.late, 0.99)),
+            );
+        }
         out.push('\n');
     }
     out

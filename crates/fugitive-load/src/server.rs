@@ -189,12 +189,20 @@ impl Server {
             .context("no fugitive_sockets in /metrics")
     }
 
+    /// The whole `/metrics` text.
+    ///
+    /// # Errors
+    /// When `/metrics` does not answer.
+    pub async fn metrics_text(&self, http: &reqwest::Client) -> anyhow::Result<String> {
+        Ok(http.get(format!("http://{}/metrics", self.addr)).send().await?.text().await?)
+    }
+
     /// A figure of `/metrics` without labels, such as `fugitive_commit_batches_total`.
     ///
     /// # Errors
     /// When `/metrics` does not answer or has no such line.
     pub async fn metric(&self, http: &reqwest::Client, name: &str) -> anyhow::Result<f64> {
-        let text = http.get(format!("http://{}/metrics", self.addr)).send().await?.text().await?;
+        let text = self.metrics_text(http).await?;
         text.lines()
             .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
             .and_then(|value| value.trim().parse::<f64>().ok())

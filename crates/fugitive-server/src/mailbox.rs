@@ -14,6 +14,7 @@
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::Notify;
@@ -28,7 +29,8 @@ pub struct Mailbox {
 
 #[derive(Debug, Default)]
 struct Queue {
-    frames: VecDeque<(Kind, Utf8Bytes)>,
+    /// Each frame with its kind and when it was queued.
+    frames: VecDeque<(Kind, Utf8Bytes, Instant)>,
     /// How many of `frames` are state frames.
     states: usize,
 }
@@ -37,6 +39,13 @@ struct Queue {
 enum Kind {
     State,
     Other,
+}
+
+/// A frame taken off the queue, and how long it waited there.
+#[derive(Clone, Debug)]
+pub struct Taken {
+    pub frame: Utf8Bytes,
+    pub waited: Duration,
 }
 
 /// More than the limit of other frames wait: the client no longer reads.
@@ -68,7 +77,7 @@ impl Mailbox {
         if queue.frames.len() - queue.states >= self.limit {
             return Err(Full);
         }
-        queue.frames.push_back((Kind::Other, frame));
+        queue.frames.push_back((Kind::Other, frame, Instant::now()));
         drop(queue);
         self.wake.notify_one();
         Ok(())
@@ -79,13 +88,14 @@ impl Mailbox {
     /// that followed it).
     pub fn snapshot(&self, frame: Utf8Bytes) {
         let mut queue = self.lock();
-        let first = queue.frames.iter().position(|(kind, _)| *kind == Kind::State);
+        let first = queue.frames.iter().position(|(kind, ..)| *kind == Kind::State);
         if let Some(first) = first {
+            // It keeps the time of the frame it replaces: the client has waited since then.
             queue.frames[first].1 = frame;
             let mut kept = false;
-            queue.frames.retain(|(kind, _)| *kind == Kind::Other || !std::mem::replace(&mut kept, true));
+            queue.frames.retain(|(kind, ..)| *kind == Kind::Other || !std::mem::replace(&mut kept, true));
         } else {
-            queue.frames.push_back((Kind::State, frame));
+            queue.frames.push_back((Kind::State, frame, Instant::now()));
         }
         queue.states = 1;
         drop(queue);
@@ -102,7 +112,7 @@ impl Mailbox {
         if queue.states >= self.limit {
             return Err(Behind);
         }
-        queue.frames.push_back((Kind::State, frame));
+        queue.frames.push_back((Kind::State, frame, Instant::now()));
         queue.states += 1;
         drop(queue);
         self.wake.notify_one();
@@ -111,19 +121,26 @@ impl Mailbox {
 
     /// The next frame to write, if one waits.
     pub fn try_recv(&self) -> Option<Utf8Bytes> {
+        self.try_take().map(|taken| taken.frame)
+    }
+
+    /// The next frame to write and how long it waited, if one waits.
+    pub fn try_take(&self) -> Option<Taken> {
         let mut queue = self.lock();
-        let (kind, frame) = queue.frames.pop_front()?;
+        let (kind, frame, queued) = queue.frames.pop_front()?;
         if kind == Kind::State {
             queue.states -= 1;
         }
-        Some(frame)
+        drop(queue);
+        Some(Taken { frame, waited: queued.elapsed() })
     }
 
-    /// Waits for the next frame to write. For the socket's one writer task; cancel-safe.
-    pub async fn recv(&self) -> Utf8Bytes {
+    /// Waits for the next frame to write (and says how long it waited). For the socket's one
+    /// writer task; cancel-safe.
+    pub async fn recv(&self) -> Taken {
         loop {
-            if let Some(frame) = self.try_recv() {
-                return frame;
+            if let Some(taken) = self.try_take() {
+                return taken;
             }
             self.wake.notified().await;
         }
@@ -178,12 +195,28 @@ mod tests {
         assert_eq!(drain(&mailbox), ["s3", "d4", "r1", "r2"]);
     }
 
+    #[test]
+    fn a_frame_taken_says_how_long_it_waited_and_a_snapshot_keeps_the_place_it_took() {
+        let mailbox = Mailbox::new(4);
+        mailbox.delta("d1".into()).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        mailbox.snapshot("s2".into());
+        mailbox.send("reply".into()).unwrap();
+        let snapshot = mailbox.try_take().unwrap();
+        assert_eq!(snapshot.frame.as_str(), "s2");
+        // The client has waited since the delta it replaced was queued.
+        assert!(snapshot.waited >= Duration::from_millis(20), "{:?}", snapshot.waited);
+        let reply = mailbox.try_take().unwrap();
+        assert!(reply.waited < snapshot.waited, "{:?} {:?}", reply.waited, snapshot.waited);
+        assert!(mailbox.try_take().is_none());
+    }
+
     #[tokio::test]
     async fn the_writer_wakes_for_a_frame_queued_while_it_waits() {
         let mailbox = Mailbox::new(2);
         let writer = {
             let mailbox = mailbox.clone();
-            tokio::spawn(async move { mailbox.recv().await })
+            tokio::spawn(async move { mailbox.recv().await.frame })
         };
         tokio::task::yield_now().await;
         mailbox.send("hello".into()).unwrap();

@@ -20,6 +20,73 @@ const LEASES: &str = "fugitive_leases_held";
 const LEASE_CHANGES: &str = "fugitive_lease_changes_total";
 const NOTIFY_LAG: &str = "fugitive_notify_lag_seconds";
 const RESYNCS: &str = "fugitive_listener_resyncs_total";
+const STAGE: &str = "fugitive_action_stage_seconds";
+
+/// The stages of a seat's action, from the socket's reader to the frames written (issue 28:
+/// where the p99 at human pace goes). Each is a histogram of `fugitive_action_stage_seconds`
+/// with its name as the `stage` label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The request waited in the room actor's queue (the reader sent it, the actor took it).
+    Queue,
+    /// The machine's step before the write (checking the action, applying it).
+    Step,
+    /// The action waited for the writer to take it into a batch (linger included).
+    WriterQueue,
+    /// The database's own time for the batch: on SQLite the writer thread's transaction and
+    /// its WAL fsync; on PostgreSQL the statement's round trip and commit.
+    Db,
+    /// SQLite: of `db`, the writer thread's time on a CPU.
+    DbCpu,
+    /// SQLite: of `db`, the writer thread's time waiting for a CPU (runnable, not running).
+    /// The rest of `db` is waiting for the disk (the fsync) or for a lock.
+    DbRunqueue,
+    /// The batch, as the writer task waited for it: `db` and the hand-offs to the SQLite
+    /// thread and back.
+    Commit,
+    /// From the writer answering to the room actor running again.
+    Resume,
+    /// The machine's step after the write: the frames built and queued on the sockets.
+    Publish,
+    /// A frame waited in a socket's mailbox until its writer took it.
+    Mailbox,
+    /// The writer's `write` calls for the frames it took at once.
+    SocketWrite,
+}
+
+impl Stage {
+    /// Every stage, in the order an action passes them.
+    pub const ALL: [Stage; 11] = [
+        Stage::Queue,
+        Stage::Step,
+        Stage::WriterQueue,
+        Stage::Db,
+        Stage::DbCpu,
+        Stage::DbRunqueue,
+        Stage::Commit,
+        Stage::Resume,
+        Stage::Publish,
+        Stage::Mailbox,
+        Stage::SocketWrite,
+    ];
+
+    /// The `stage` label.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Queue => "queue",
+            Stage::Step => "step",
+            Stage::WriterQueue => "writer_queue",
+            Stage::Db => "db",
+            Stage::DbCpu => "db_cpu",
+            Stage::DbRunqueue => "db_runqueue",
+            Stage::Commit => "commit",
+            Stage::Resume => "resume",
+            Stage::Publish => "publish",
+            Stage::Mailbox => "mailbox",
+            Stage::SocketWrite => "socket_write",
+        }
+    }
+}
 const OWNER_WRITES: &str = "fugitive_owner_writes_total";
 
 /// Installs the process-wide recorder once (tests run several servers in one process) and
@@ -36,6 +103,8 @@ pub fn install() -> PrometheusHandle {
                 .set_buckets_for_metric(Matcher::Full(COMMIT.into()), &buckets)
                 .expect("buckets are not empty")
                 .set_buckets_for_metric(Matcher::Full(NOTIFY_LAG.into()), &buckets)
+                .expect("buckets are not empty")
+                .set_buckets_for_metric(Matcher::Full(STAGE.into()), &STAGE_BUCKETS)
                 .expect("buckets are not empty")
                 .set_buckets_for_metric(
                     Matcher::Full(BATCH_SIZE.into()),
@@ -77,6 +146,7 @@ pub fn install() -> PrometheusHandle {
                 "Computer moves and turn-clock time-outs this node sent to be stored, by kind"
             );
             metrics::describe_counter!(RESYNCS, "Times the listener (re)connected and read its rooms back");
+            metrics::describe_histogram!(STAGE, "Each stage of a seat's action, by stage");
             // Every metric exists from start-up, before the first room or socket: a gauge that
             // appears only later reads as missing, not as 0. Of the error codes, `unavailable`
             // (the database failed) is the one to alert on; the others appear when they happen.
@@ -95,6 +165,9 @@ pub fn install() -> PrometheusHandle {
             }
             let _ = metrics::histogram!(NOTIFY_LAG);
             metrics::counter!(RESYNCS).absolute(0);
+            for stage in Stage::ALL {
+                let _ = metrics::histogram!(STAGE, "stage" => stage.name());
+            }
             for kind in ["computer", "clock"] {
                 metrics::counter!(OWNER_WRITES, "kind" => kind).absolute(0);
             }
@@ -102,6 +175,12 @@ pub fn install() -> PrometheusHandle {
         })
         .clone()
 }
+
+/// The buckets of [`Stage`]s, in seconds: fine below 10 ms, where the p99's goal is.
+const STAGE_BUCKETS: [f64; 21] = [
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0015, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.015, 0.02,
+    0.03, 0.05, 0.075, 0.1, 0.25, 0.5, 1.0,
+];
 
 /// The Prometheus text.
 pub fn render(handle: &PrometheusHandle) -> String {
@@ -142,6 +221,16 @@ pub fn error(code: &'static str) {
 /// How long a client message took to answer.
 pub fn latency(elapsed: Duration) {
     metrics::histogram!(LATENCY).record(elapsed.as_secs_f64());
+}
+
+/// An action spent `elapsed` in `stage`.
+pub fn stage(stage: Stage, elapsed: Duration) {
+    stages(stage, elapsed, 1);
+}
+
+/// `count` actions (a batch) spent `elapsed` in `stage`.
+pub fn stages(stage: Stage, elapsed: Duration, count: usize) {
+    metrics::histogram!(STAGE, "stage" => stage.name()).record_many(elapsed.as_secs_f64(), count);
 }
 
 /// The writer stored (or failed to store) a batch of `size` actions in `elapsed`.

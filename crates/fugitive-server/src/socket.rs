@@ -37,8 +37,8 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::app::{AppError, AppState};
-use crate::mailbox::Mailbox;
-use crate::metrics;
+use crate::mailbox::{Mailbox, Taken};
+use crate::metrics::{self, Stage};
 use crate::protocol::{self, Protocol, Reply, Request, ServerMessage, code, encode_as};
 use crate::room::{JoinError, Kick, RoomHandle, SeatRequest};
 use crate::rooms::RoomsError;
@@ -434,17 +434,21 @@ async fn write(
 async fn write_waiting(
     sink: &mut SplitSink<WebSocket, Message>,
     queue: &Mailbox,
-    first: protocol::Frame,
+    first: Taken,
     yields: u8,
     largest: &mut usize,
 ) -> Result<(), axum::Error> {
+    let started = std::time::Instant::now();
+    metrics::stage(Stage::Mailbox, first.waited);
+    let first = first.frame;
     *largest = (*largest).max(wire_len(first.len()));
     let mut gathered = wire_len(first.len());
     sink.feed(Message::Text(first)).await?;
     for _ in 0..yields {
         tokio::task::yield_now().await;
     }
-    while let Some(frame) = queue.try_recv() {
+    while let Some(Taken { frame, waited }) = queue.try_take() {
+        metrics::stage(Stage::Mailbox, waited);
         let len = wire_len(frame.len());
         *largest = (*largest).max(len);
         if gathered + len > gather_limit(*largest) {
@@ -454,7 +458,9 @@ async fn write_waiting(
         gathered += len;
         sink.feed(Message::Text(frame)).await?;
     }
-    sink.flush().await
+    let flushed = sink.flush().await;
+    metrics::stage(Stage::SocketWrite, started.elapsed());
+    flushed
 }
 
 /// Frames gathered into one `write` call come to at most this many bytes: the largest frame

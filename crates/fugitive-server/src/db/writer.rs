@@ -42,7 +42,7 @@ use uuid::Uuid;
 
 use super::{DbError, StoredAction, role_name, to_json};
 pub use crate::config::SqliteWriter;
-use crate::metrics;
+use crate::metrics::{self, Stage};
 pub(crate) use sqlite::SqliteThread;
 
 /// How the writer gathers and bounds its batches.
@@ -98,8 +98,14 @@ pub(crate) struct Append {
 
 struct Pending {
     append: Append,
-    reply: oneshot::Sender<Result<(), DbError>>,
+    /// When the room handed it over: the writer measures its wait for a batch.
+    queued: Instant,
+    reply: oneshot::Sender<Answer>,
 }
+
+/// What the writer answers a room: the action's result, and when it was sent (the room
+/// measures how long it took to run again).
+type Answer = (Result<(), DbError>, Instant);
 
 enum Message {
     Append(Pending),
@@ -201,7 +207,8 @@ impl Writer {
     /// failure, and then nothing of the batch was stored.
     pub(crate) async fn append(&self, append: Append) -> Result<(), DbError> {
         let (reply, answer) = oneshot::channel();
-        match self.tx.try_send(Message::Append(Pending { append, reply })) {
+        let queued = Instant::now();
+        match self.tx.try_send(Message::Append(Pending { append, queued, reply })) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => {
                 metrics::commit_overload();
@@ -209,7 +216,13 @@ impl Writer {
             }
             Err(mpsc::error::TrySendError::Closed(_)) => return Err(sqlx::Error::PoolClosed.into()),
         }
-        answer.await.unwrap_or(Err(DbError::Sqlx(sqlx::Error::PoolClosed)))
+        match answer.await {
+            Ok((result, sent)) => {
+                metrics::stage(Stage::Resume, sent.elapsed());
+                result
+            }
+            Err(_) => Err(DbError::Sqlx(sqlx::Error::PoolClosed)),
+        }
     }
 
     /// Commits what is queued, then stops; later appends fail.
@@ -325,12 +338,16 @@ impl Run {
             let touch = touch_ms(self.options.touch_every);
             let appends: Vec<Append> = taken.batch.iter().map(|p| p.append).collect();
             let started = Instant::now();
+            for pending in &taken.batch {
+                metrics::stage(Stage::WriterQueue, started.saturating_duration_since(pending.queued));
+            }
             match &mut self.target {
                 Target::Connection(connection) => {
                     let result = match connection.begin().await {
                         Ok(tx) => store(tx, &appends, fail, touch).await,
                         Err(error) => Err(error.into()),
                     };
+                    metrics::stages(Stage::Db, started.elapsed(), appends.len());
                     answer(&mut taken.batch, result, &self.counters, started.elapsed());
                 }
                 Target::Thread(thread) => {
@@ -342,6 +359,7 @@ impl Run {
                     let mut batch = std::mem::replace(&mut taken.batch, Vec::with_capacity(max_batch));
                     in_flight.spawn(async move {
                         let result = store_postgres(&pool, &appends, fail, touch, node).await;
+                        metrics::stages(Stage::Db, started.elapsed(), appends.len());
                         answer(&mut batch, result, &counters, started.elapsed());
                     });
                 }
@@ -386,24 +404,26 @@ fn answer(
     took: Duration,
 ) {
     metrics::commit_batch(batch.len(), took);
+    metrics::stages(Stage::Commit, took, batch.len());
     match result {
         Ok(written) => {
             let stored = written.iter().filter(|w| **w == Written::Stored).count();
             counters.batches.fetch_add(1, Ordering::Relaxed);
             counters.actions.fetch_add(stored as u64, Ordering::Relaxed);
             for (pending, written) in batch.drain(..).zip(written) {
-                let _ = pending.reply.send(match written {
+                let result = match written {
                     Written::Stored => Ok(()),
                     Written::Expired => Err(DbError::Expired),
                     Written::Conflict => Err(DbError::Conflict),
-                });
+                };
+                let _ = pending.reply.send((result, Instant::now()));
             }
         }
         Err(error) => {
             tracing::error!(%error, actions = batch.len(), "a batch of actions was not stored");
             let error = Arc::new(error);
             for pending in batch.drain(..) {
-                let _ = pending.reply.send(Err(DbError::Batch(error.clone())));
+                let _ = pending.reply.send((Err(DbError::Batch(error.clone())), Instant::now()));
             }
         }
     }
@@ -414,7 +434,7 @@ fn answer(
 fn acknowledge_early(batch: &mut [Pending]) {
     for pending in batch {
         let (nowhere, _) = oneshot::channel();
-        let _ = std::mem::replace(&mut pending.reply, nowhere).send(Ok(()));
+        let _ = std::mem::replace(&mut pending.reply, nowhere).send((Ok(()), Instant::now()));
     }
 }
 

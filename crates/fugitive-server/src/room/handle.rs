@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
 
 use super::machine::{ClaimError, Claimed, JoinError, Kick, SeatRequest, Summary};
 use crate::mailbox::Mailbox;
@@ -53,6 +54,8 @@ pub(super) enum Command {
         socket: u64,
         seq: u64,
         request: SeatRequest,
+        /// When the socket's reader sent it: the actor measures its queue's wait.
+        sent: Instant,
         reply: oneshot::Sender<Reply>,
     },
     Table {
@@ -130,7 +133,8 @@ impl RoomHandle {
     /// # Errors
     /// [`Gone`] when the actor has stopped.
     pub async fn request(&self, socket: u64, seq: u64, request: SeatRequest) -> Result<Reply, Gone> {
-        self.call(|reply| Command::Request { socket, seq, request, reply }).await
+        let sent = Instant::now();
+        self.call(|reply| Command::Request { socket, seq, request, sent, reply }).await
     }
 
     /// Claims the guest seat with an invitation.

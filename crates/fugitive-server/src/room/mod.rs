@@ -26,7 +26,7 @@ use crate::cluster::lease::Cluster;
 use crate::computer;
 use crate::db::{Db, DbError, StoredRoom, now_ms, table};
 use crate::mailbox::Mailbox;
-use crate::metrics;
+use crate::metrics::{self, Stage};
 use crate::model::options::Computer;
 use crate::model::seat::{Presence, Seat};
 use crate::protocol::{Frame, Notepad};
@@ -243,8 +243,11 @@ impl Room {
                 self.machine.resync(socket, now());
                 let _ = reply.send(());
             }
-            Command::Request { socket, seq, request, reply } => {
+            Command::Request { socket, seq, request, sent, reply } => {
+                let started = Instant::now();
+                metrics::stage(Stage::Queue, started.saturating_duration_since(sent));
                 let step = self.machine.request(socket, seq, request, now());
+                metrics::stage(Stage::Step, started.elapsed());
                 let answer = self.drive(step).await;
                 self.flush().await;
                 let _ = reply.send(answer);
@@ -307,7 +310,13 @@ impl Room {
                         Some(solving) if result.is_ok() => solving.await.ok().flatten(),
                         _ => None,
                     };
-                    self.machine.written(*write, result, notepad, now())
+                    let publishing = Instant::now();
+                    let appended = matches!(write.op, WriteOp::Append { .. });
+                    let next = self.machine.written(*write, result, notepad, now());
+                    if appended {
+                        metrics::stage(Stage::Publish, publishing.elapsed());
+                    }
+                    next
                 }
                 Step::Sync(input) => {
                     syncs += 1;

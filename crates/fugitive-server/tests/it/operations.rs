@@ -6,7 +6,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::child::ChildServer;
-use common::{Client, PATIENCE, Server, TestDb, create_room, http, http_text};
+use common::{Client, PATIENCE, Server, Table, TestDb, create_room, http, http_text};
 use serde_json::json;
 
 #[tokio::test]
@@ -24,6 +24,55 @@ async fn every_metric_is_there_from_start_up() {
     assert_eq!(value("fugitive_commit_batch_size_count"), Some(0.0), "{metrics:?}");
     assert_eq!(value("fugitive_commit_seconds_count"), Some(0.0), "{metrics:?}");
     assert_eq!(value("fugitive_commit_overload_total"), Some(0.0), "{metrics:?}");
+    for stage in STAGES {
+        let count = format!("fugitive_action_stage_seconds_count{{stage=\"{stage}\"}}");
+        assert_eq!(value(&count), Some(0.0), "{metrics:?}");
+    }
+    server.kill_9().await;
+}
+
+/// The stages of `fugitive_action_stage_seconds`, as `docs/protocol.md` lists them.
+const STAGES: [&str; 11] = [
+    "queue",
+    "step",
+    "writer_queue",
+    "db",
+    "db_cpu",
+    "db_runqueue",
+    "commit",
+    "resume",
+    "publish",
+    "mailbox",
+    "socket_write",
+];
+
+#[tokio::test]
+async fn each_stage_of_an_action_is_timed() {
+    let db = TestDb::sqlite();
+    let server = ChildServer::spawn(&db, &[]).await;
+    let mut table = Table::open(server.addr, json!({ "role": "fugitive" })).await;
+    let legal = table.fugitive.state.as_ref().unwrap()["legal"].clone();
+    let place = json!({ "type": "place", "hideout": legal["placements"][0]["hideout"] });
+    assert_eq!(table.fugitive.act(place).await["ok"], true);
+    assert_eq!(table.fugitive.act(json!({ "type": "end_turn" })).await["ok"], true);
+    table.sync(2).await;
+    let metrics = server.metrics().await;
+    let count = |stage: &str| {
+        let name = format!("fugitive_action_stage_seconds_count{{stage=\"{stage}\"}}");
+        metrics.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    };
+    // Two actions passed every stage of the room and the writer; `db_cpu` and `db_runqueue`
+    // only where Linux tells a thread's scheduling (this server's SQLite writer thread).
+    let linux = std::path::Path::new("/proc/thread-self/schedstat").exists();
+    for stage in STAGES.iter().filter(|stage| linux || !stage.starts_with("db_")) {
+        let count = count(stage).unwrap_or_default();
+        match *stage {
+            // Per frame and per write: the joins' frames count too.
+            "mailbox" | "socket_write" => assert!(count >= 2.0, "{stage}: {count}"),
+            _ => assert_eq!(count, 2.0, "{stage}: {metrics:?}"),
+        }
+    }
+    table.fugitive.close().await;
     server.kill_9().await;
 }
 

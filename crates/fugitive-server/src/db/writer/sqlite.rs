@@ -9,6 +9,7 @@ use tokio::sync::oneshot;
 
 use super::super::{DbError, role_name, to_json};
 use super::{Append, Fail, Written, endings};
+use crate::metrics::{self, Stage};
 
 /// A batch for the SQLite thread, and where its result goes.
 struct Job {
@@ -38,7 +39,15 @@ impl SqliteThread {
             .name("sqlite-writer".into())
             .spawn(move || {
                 for job in queue {
+                    let started = std::time::Instant::now();
+                    let sched = schedstat();
                     let result = store_sqlite(&mut connection, &job.appends, job.fail, job.touch_every_ms);
+                    let count = job.appends.len();
+                    metrics::stages(Stage::Db, started.elapsed(), count);
+                    if let (Some((cpu, waited)), Some((cpu_after, waited_after))) = (sched, schedstat()) {
+                        metrics::stages(Stage::DbCpu, cpu_after.saturating_sub(cpu), count);
+                        metrics::stages(Stage::DbRunqueue, waited_after.saturating_sub(waited), count);
+                    }
                     let _ = job.done.send(result);
                 }
             })
@@ -65,6 +74,15 @@ impl SqliteThread {
         drop(self.jobs);
         let _ = tokio::task::spawn_blocking(move || self.thread.join()).await;
     }
+}
+
+/// This thread's time on a CPU and waiting for one, from Linux's `/proc/thread-self/schedstat`
+/// (`None` elsewhere).
+fn schedstat() -> Option<(Duration, Duration)> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let mut fields = text.split_whitespace().map(|field| field.parse::<u64>().ok());
+    let (cpu, waited) = (fields.next()??, fields.next()??);
+    Some((Duration::from_nanos(cpu), Duration::from_nanos(waited)))
 }
 
 /// [`super::store`] and [`super::write`] on the SQLite thread's connection: the same rows,
@@ -133,4 +151,18 @@ fn store_sqlite(
         return Err(DbError::Corrupt("injected: committed, then reported as failed".into()));
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_threads_scheduling_is_read_where_linux_tells_it() {
+        let Some((cpu, _)) = schedstat() else { return };
+        let spin = std::time::Instant::now();
+        while spin.elapsed() < Duration::from_millis(20) {}
+        let (after, _) = schedstat().expect("read once, read again");
+        assert!(after > cpu, "the spin counts as CPU time");
+    }
 }
