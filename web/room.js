@@ -3,9 +3,9 @@
 // way) and the table for the Fugitive, the Marshal or a spectator, laid out from its parts
 // (panels/, trail.js, decks.js, seats.js, events.js, chat.js, history.js); what is read out,
 // sounded or notified is alerts.js's. Leaving the page stops its clocks and its connection;
-// coming back to it from the browser's cache starts them again. What the first state does not
-// show (the game's end, the invitation's links and question, resigning, "My games") is imported
-// after it (`LATER`): the table waits for fewer modules (issue 28).
+// coming back to it from the browser's cache starts them again. Every part is a static import:
+// the server joins the page's module graph into one file (crates/fugitive-server/src/web/join.rs),
+// so a part costs its bytes, not a request that the first state would wait behind (issue 28).
 
 import { ChatState } from './chat.js';
 import { h, replace, announce, keepScroll, bringIntoView } from './dom.js';
@@ -25,24 +25,11 @@ import { renderSeries } from './panels/series.js';
 import { renderStatus, renderLastMove, renderManhuntNote } from './panels/status.js';
 import { renderControls, renderNotebookPanel, carryControls } from './panels/controls.js';
 import { renderName, storedName } from './panels/name.js';
-
-/// The parts of the page that its first state does not need, imported once it is drawn (or at
-/// once for the question about this browser's own invitation): they draw nothing until they are
-/// here, and the page is drawn again when they are.
-const LATER = () =>
-  Promise.all([
-    import('./mygames.js'),
-    import('./share.js'),
-    import('./panels/own-invite.js'),
-    import('./panels/over.js'),
-    import('./panels/resign.js'),
-  ]).then(([mygames, share, ownInvite, over, resign]) => ({
-    rememberGame: mygames.rememberGame,
-    renderShare: share.renderShare,
-    renderOwnInvite: ownInvite.renderOwnInvite,
-    renderGameOver: over.renderGameOver,
-    renderResign: resign.renderResign,
-  }));
+import { renderOwnInvite } from './panels/own-invite.js';
+import { renderGameOver } from './panels/over.js';
+import { renderResign } from './panels/resign.js';
+import { rememberGame } from './mygames.js';
+import { renderShare } from './share.js';
 
 /// `guide(msg)`, if given, returns what the page shows above the table for each state (the guided
 /// first game's explanations, tutorial.js).
@@ -52,7 +39,6 @@ export async function showRoom(root, room, { guide = null } = {}) {
   const seat = await findSeat(room);
   page.notice = seat.notice ?? null;
   page.ownInvite = seat.ownInvite ?? null;
-  if (page.ownInvite) page.loadLater();
   page.start(seat.token);
   addEventListener('pagehide', () => page.leave());
   addEventListener('pageshow', (event) => {
@@ -101,8 +87,6 @@ class RoomPage {
     this.ticking = null; // the interval that counts the shown clocks down, while the page is shown
     this.alerts = new Alerts(room, () => this.render());
     this.guide = null; // see `showRoom`
-    this.later = null; // the parts of `LATER`, once imported
-    this.loadingLater = null;
     onLanguageChange(() => this.render());
   }
 
@@ -150,18 +134,9 @@ class RoomPage {
     this.render();
   }
 
-  /// Imports the parts of `LATER` (once), then remembers the game and draws the page again.
-  loadLater() {
-    this.loadingLater ??= LATER().then((later) => {
-      this.later = later;
-      if (this.msg) later.rememberGame(this.room, this.msg.view.viewer, this.msg.game);
-      this.render();
-    });
-  }
-
   onState(msg) {
     const before = this.msg;
-    this.later?.rememberGame(this.room, msg.view.viewer, msg.game);
+    rememberGame(this.room, msg.view.viewer, msg.game);
     this.msg = msg;
     const changed = arrivals(before, msg);
     this.arrivals = changed && changed.size ? { positions: changed, at: performance.now() } : null;
@@ -181,7 +156,6 @@ class RoomPage {
     carryControls(this, before, msg);
     this.alerts.changed(before, msg, this.notice);
     this.render();
-    this.loadLater();
   }
 
   async send(request) {
@@ -242,16 +216,15 @@ class RoomPage {
   }
 
   banner() {
-    const ownInvite =
-      this.ownInvite && this.later
-        ? this.later.renderOwnInvite(this.room, this.ownInvite, this.msg?.view.viewer, {
-            done: (notice) => {
-              this.ownInvite = null;
-              if (notice) this.notice = notice;
-              this.render();
-            },
-          })
-        : null;
+    const ownInvite = this.ownInvite
+      ? renderOwnInvite(this.room, this.ownInvite, this.msg?.view.viewer, {
+          done: (notice) => {
+            this.ownInvite = null;
+            if (notice) this.notice = notice;
+            this.render();
+          },
+        })
+      : null;
     return renderBanner({ ownInvite, notice: this.notice, status: this.status, msg: this.msg, error: this.error });
   }
 
@@ -262,7 +235,7 @@ class RoomPage {
     const other = view.viewer === 'fugitive' ? 'marshal' : 'fugitive';
     if (room.seats[other]) return null;
     const links = sharedLinks(this.room);
-    return links && this.later ? this.later.renderShare(links, view.viewer) : null;
+    return links ? renderShare(links, view.viewer) : null;
   }
 
   table() {
@@ -307,8 +280,8 @@ class RoomPage {
         renderNotifyOffer(view, room, () => this.render()),
         renderStatus(view, room?.aborted),
         renderLastMove(view, recent),
-        over && this.later
-          ? this.later.renderGameOver(this.msg, this.room, {
+        over
+          ? renderGameOver(this.msg, this.room, {
               busy: this.busy,
               rematch: () => this.send(this.conn.rematch()),
               changed: () => this.render(),
@@ -340,7 +313,7 @@ class RoomPage {
         }),
         renderHistory(view, room?.aborted),
         renderName(this),
-        this.later?.renderResign(this) ?? null,
+        renderResign(this),
       ),
     );
   }

@@ -17,8 +17,8 @@
 //! ```
 //!
 //! The page's import map sends each joined module's URL to the file (`assets.rs`), so a module
-//! imported later (`import('./share.js')`, which imports `./dom.js`) and the entry's own import
-//! get the same single instance, and the file's module specifiers (`import('./mygames.js')`)
+//! imported later (`import('./howto.js')`, which imports `./dom.js`) and the entry's own import
+//! get the same single instance, and the file's module specifiers (`import('./howto.js')`)
 //! are made absolute, since the file is not where its modules were.
 //!
 //! What a copy of each export would not keep, it refuses, and the page then loads its modules
