@@ -31,6 +31,10 @@ function append(el, children) {
 /// Replaces the children of `parent`, keeping keyboard focus on the element with the same
 /// `data-testid` (or id) as before, so re-rendering never throws a keyboard user off.
 export function replace(parent, ...children) {
+  afterPress(parent, () => replaceNow(parent, children));
+}
+
+function replaceNow(parent, children) {
   const active = document.activeElement;
   const key = active && parent.contains(active) ? focusKey(active) : null;
   parent.replaceChildren();
@@ -38,6 +42,58 @@ export function replace(parent, ...children) {
   if (key) {
     const again = parent.querySelector(key);
     if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+}
+
+// A redraw that replaced a button between its pointerdown and its pointerup would lose the
+// click: the press starts on the old button and ends on the new one (or beside it, when the
+// redraw moved it), and the browser clicks neither. So while a press is under way inside a
+// redrawn part, its redraw waits until the press ends and its click has run; a press held
+// longer than `HELD_MS` no longer holds the page still.
+const HELD_MS = 1000;
+let pressed = null;
+let pressedAt = 0;
+let held = null;
+const waiting = new Map();
+
+// Not in Node, where the unit tests import this module.
+globalThis.addEventListener?.(
+  'pointerdown',
+  (event) => {
+    pressed = event.target;
+    pressedAt = performance.now();
+  },
+  true,
+);
+for (const type of ['pointerup', 'pointercancel']) {
+  globalThis.addEventListener?.(
+    type,
+    () => {
+      pressed = null;
+      // The click comes in the same task as the pointerup: draw after it.
+      setTimeout(drawWaiting);
+    },
+    true,
+  );
+}
+
+function drawWaiting() {
+  clearTimeout(held);
+  held = null;
+  const draws = [...waiting.values()];
+  waiting.clear();
+  for (const draw of draws) draw();
+}
+
+/// Runs `draw` now, or, while a press is under way inside `parent`, once it has ended (the
+/// latest `draw` for a `parent` wins).
+export function afterPress(parent, draw) {
+  if (pressed && parent.contains(pressed) && performance.now() - pressedAt < HELD_MS) {
+    held ??= setTimeout(drawWaiting, HELD_MS);
+    waiting.set(parent, draw);
+  } else {
+    waiting.delete(parent);
+    draw();
   }
 }
 

@@ -8,7 +8,7 @@
 // so a part costs its bytes, not a request that the first state would wait behind (issue 28).
 
 import { ChatState } from './chat.js';
-import { h, replace, announce, keepScroll, bringIntoView } from './dom.js';
+import { h, replace, afterPress, announce, keepScroll, bringIntoView } from './dom.js';
 import { t, onLanguageChange } from './i18n.js';
 import { Connection } from './net.js';
 import { lastMove } from './table.js';
@@ -174,6 +174,10 @@ class RoomPage {
   }
 
   render() {
+    afterPress(this.root, () => this.draw());
+  }
+
+  draw() {
     // The log and the chat follow new entries only while the player is at their end: reading
     // back, they stay.
     const log = keepScroll(this.root, '.log');
