@@ -235,6 +235,7 @@ impl Evidence {
     }
 
     /// This evidence without what wrong guesses say (rule 4): the trails the other rules allow.
+    /// Two records that differ only in their wrong guesses give equal evidence here.
     #[must_use]
     pub fn without_guesses(&self) -> Evidence {
         let mut evidence = self.clone();
@@ -242,6 +243,7 @@ impl Evidence {
             position.forbidden = Cards::EMPTY;
         }
         evidence.guesses.clear();
+        evidence.doubtful = Cards::EMPTY;
         evidence.impossible = false;
         evidence
     }
