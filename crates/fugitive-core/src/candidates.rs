@@ -172,7 +172,7 @@ impl Candidates {
         let unguessed = evidence.has_guess_evidence().then(|| {
             let without = evidence.without_guesses();
             match before {
-                Some(before) if before.evidence == without => before.clone(),
+                Some(before) if before.evidence.counts_the_same(&without) => before.clone(),
                 _ => {
                     let count = without.count_trails();
                     let numbers =

@@ -274,6 +274,30 @@ fn the_candidates_after_the_state_before_are_the_candidates() {
     assert!(carried > 0, "never carried over in {changes} changes of the evidence");
 }
 
+/// Evidence that differs only in what he has taken in all (his draws before he places the
+/// card) counts the same (`Evidence::counts_the_same`): the same trail count, the same
+/// candidates, for her and for the spectators (issue 28: the server counts again only for
+/// evidence that does not count the same).
+#[test]
+fn evidence_that_counts_the_same_gives_the_same_candidates() {
+    let mut last: [Option<fugitive_core::Evidence>; 2] = [None, None];
+    let mut same = 0;
+    long_games(0..12, |game| {
+        for (index, viewer) in [Viewer::Marshal, Viewer::Spectator].into_iter().enumerate() {
+            let evidence = game.view(viewer).evidence();
+            if let (Some(before), Some(now)) = (&last[index], &evidence) {
+                if before != now && before.counts_the_same(now) {
+                    same += 1;
+                    assert_eq!(before.count_trails(), now.count_trails(), "{viewer:?}");
+                    assert_eq!(Candidates::of(before), Candidates::of(now), "{viewer:?}");
+                }
+            }
+            last[index] = evidence;
+        }
+    });
+    assert!(same > 0, "no draw of his left the evidence counting the same");
+}
+
 /// Plays the long games of `seeds` (see above), calling `visit` at every state.
 fn long_games(seeds: std::ops::Range<u64>, mut visit: impl FnMut(&Game)) {
     use rand::{Rng, SeedableRng, seq::IteratorRandom};

@@ -122,10 +122,11 @@ impl Machine {
             _ if viewer == Viewer::Fugitive => None,
             Some((version, made)) if *version == self.log.version => made.as_ref().map(|(_, c, _)| c.clone()),
             known => {
-                // `View::candidates`, but the trails are counted only for new evidence, and
-                // without the wrong guesses only when that changed (not for a wrong guess).
+                // `View::candidates`, but the trails are counted only for evidence that counts
+                // differently (not for his draws), and without the wrong guesses only when that
+                // changed (not for a wrong guess).
                 let made = view.evidence().map(|evidence| match known {
-                    Some((_, Some((before, candidates, unguessed)))) if *before == evidence => {
+                    Some((_, Some((before, candidates, unguessed)))) if before.counts_the_same(&evidence) => {
                         (evidence, candidates.clone(), unguessed.clone())
                     }
                     _ => {
