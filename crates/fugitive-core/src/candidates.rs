@@ -104,6 +104,15 @@ impl RuledOut {
     }
 }
 
+/// The numbers some face-down position could be were no wrong guess made, with the evidence
+/// (without the guesses) they were counted from: kept by a caller of [`Candidates::of_after`]
+/// so that the next call counts them again only when that evidence changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unguessed {
+    evidence: Evidence,
+    numbers: Cards,
+}
+
 /// Why no face-down position can be a number, the first that applies in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -124,6 +133,31 @@ pub enum Ruling {
 impl Candidates {
     /// The candidates the evidence leaves (see the module documentation).
     pub fn of(evidence: &Evidence) -> Candidates {
+        Candidates::of_after(evidence, None).0
+    }
+
+    /// [`Candidates::of`], and what it counted without the wrong guesses (to tell
+    /// [`Ruling::Guessed`] from [`Ruling::Trail`]), for the next call: given `before` (what a
+    /// call on earlier evidence returned), that second trail count is made only when the
+    /// evidence without the guesses changed. A wrong guess changes the evidence and not what
+    /// the other rules allow, and the second count was half of the trail counting a server
+    /// does per action (issue 28).
+    ///
+    /// # Examples
+    /// ```
+    /// use fugitive_core::{Action, Card, Cards, Candidates, Game, Role, Setup, Viewer};
+    ///
+    /// let mut game = Game::new(Setup::new(42u64));
+    /// let hideout = Card::new(2).unwrap();
+    /// game.apply(Role::Fugitive, Action::Place { hideout, sprints: Cards::EMPTY })?;
+    /// let evidence = game.view(Viewer::Spectator).evidence().unwrap();
+    /// let (candidates, unguessed) = Candidates::of_after(&evidence, None);
+    /// assert_eq!(candidates, Candidates::of(&evidence));
+    /// // No wrong guess yet: nothing was counted without them.
+    /// assert!(unguessed.is_none());
+    /// # Ok::<(), fugitive_core::ActionError>(())
+    /// ```
+    pub fn of_after(evidence: &Evidence, before: Option<&Unguessed>) -> (Candidates, Option<Unguessed>) {
         let count = evidence.count_trails();
         let positions: Vec<PositionNumbers> = count
             .positions
@@ -136,8 +170,16 @@ impl Candidates {
         let possible = positions.iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers));
         let revealed: Cards = evidence.positions().iter().filter_map(|p| p.number).collect();
         let unguessed = evidence.has_guess_evidence().then(|| {
-            let count = evidence.without_guesses().count_trails();
-            count.positions.iter().flat_map(|p| p.numbers.iter().map(|&(n, _)| n)).collect::<Cards>()
+            let without = evidence.without_guesses();
+            match before {
+                Some(before) if before.evidence.counts_the_same(&without) => before.clone(),
+                _ => {
+                    let count = without.count_trails();
+                    let numbers =
+                        count.positions.iter().flat_map(|p| p.numbers.iter().map(|&(n, _)| n)).collect();
+                    Unguessed { evidence: without, numbers }
+                }
+            }
         });
         let mut ruled_out = RuledOut::default();
         for number in Cards::range(1, 41).difference(possible) {
@@ -147,14 +189,16 @@ impl Candidates {
                 Ruling::Sprint
             } else if evidence.hand().contains(number) {
                 Ruling::Held
-            } else if unguessed.is_some_and(|n| n.contains(number)) {
+            } else if unguessed.as_ref().is_some_and(|u| u.numbers.contains(number)) {
                 Ruling::Guessed
             } else {
                 Ruling::Trail
             };
             ruled_out.insert(number, why);
         }
-        Candidates { positions, ruled_out, doubtful: evidence.doubtful().intersection(possible) }
+        let candidates =
+            Candidates { positions, ruled_out, doubtful: evidence.doubtful().intersection(possible) };
+        (candidates, unguessed)
     }
 
     /// The numbers face-down `position` can be (empty for a position that is not face down).

@@ -211,6 +211,24 @@ impl Evidence {
         self.taken[deck.index()]
     }
 
+    /// Whether `self` and `other` give the same trail count and the same candidates: they
+    /// differ at most in how many cards he has taken in all ([`Evidence::taken`], which neither
+    /// reads). A draw of his changes only that until he places a card, and the server counts
+    /// the trails again only for evidence that does not count the same (issue 28).
+    pub fn counts_the_same(&self, other: &Evidence) -> bool {
+        // Every field named, so that a new one cannot be left out.
+        let Evidence { positions, excluded, face_up, hand, taken: _, events, guesses, doubtful, impossible } =
+            self;
+        *positions == other.positions
+            && *excluded == other.excluded
+            && *face_up == other.face_up
+            && *hand == other.hand
+            && *events == other.events
+            && *guesses == other.guesses
+            && *doubtful == other.doubtful
+            && *impossible == other.impossible
+    }
+
     /// Whether the game has an event variant.
     pub fn has_events(&self) -> bool {
         self.events
@@ -235,6 +253,7 @@ impl Evidence {
     }
 
     /// This evidence without what wrong guesses say (rule 4): the trails the other rules allow.
+    /// Two records that differ only in their wrong guesses give equal evidence here.
     #[must_use]
     pub fn without_guesses(&self) -> Evidence {
         let mut evidence = self.clone();
@@ -242,6 +261,7 @@ impl Evidence {
             position.forbidden = Cards::EMPTY;
         }
         evidence.guesses.clear();
+        evidence.doubtful = Cards::EMPTY;
         evidence.impossible = false;
         evidence
     }

@@ -87,7 +87,7 @@ mod turn;
 mod view;
 
 pub use action::{Action, ActionError, Entry};
-pub use candidates::{Candidates, PositionNumbers, RuledOut, Ruling};
+pub use candidates::{Candidates, PositionNumbers, RuledOut, Ruling, Unguessed};
 pub use card::{Card, Cards, CardsIter};
 pub use deck::{Deal, DealError, Deck, Seed};
 pub use events::{Choice, Decision, DeckCard, EventCard, EventDeal, Icon, TrailEffect, TrailEvent};

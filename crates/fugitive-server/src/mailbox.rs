@@ -10,7 +10,9 @@
 //! frames it needs and a current snapshot — not a close.
 //!
 //! A `Mutex` around a `VecDeque` and a `Notify` for the single writer: no allocation while the
-//! socket is idle (an empty `VecDeque` holds none).
+//! socket is idle (an empty `VecDeque` holds none). The room holds the writer's wake-up while it
+//! carries out a socket's request ([`Mailbox::hold`]), so that the frames of the action and the
+//! reply queued after them go out in one `write`.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -33,6 +35,8 @@ struct Queue {
     frames: VecDeque<(Kind, Utf8Bytes, Instant)>,
     /// How many of `frames` are state frames.
     states: usize,
+    /// Frames queued now do not wake the writer ([`Mailbox::hold`]).
+    held: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,8 +82,7 @@ impl Mailbox {
             return Err(Full);
         }
         queue.frames.push_back((Kind::Other, frame, Instant::now()));
-        drop(queue);
-        self.wake.notify_one();
+        self.wake_unless_held(queue);
         Ok(())
     }
 
@@ -98,8 +101,7 @@ impl Mailbox {
             queue.frames.push_back((Kind::State, frame, Instant::now()));
         }
         queue.states = 1;
-        drop(queue);
-        self.wake.notify_one();
+        self.wake_unless_held(queue);
     }
 
     /// Queues a delta (a change to apply to the view the client holds).
@@ -114,9 +116,35 @@ impl Mailbox {
         }
         queue.frames.push_back((Kind::State, frame, Instant::now()));
         queue.states += 1;
-        drop(queue);
-        self.wake.notify_one();
+        self.wake_unless_held(queue);
         Ok(())
+    }
+
+    fn wake_unless_held(&self, queue: MutexGuard<'_, Queue>) {
+        let held = queue.held;
+        drop(queue);
+        if !held {
+            self.wake.notify_one();
+        }
+    }
+
+    /// Frames queued from now on wait for [`Mailbox::release`] to wake the writer (a writer
+    /// that is writing already takes them as it goes): the room holds a socket's mailbox while
+    /// it carries out the socket's request, so that the frames of the action and the reply
+    /// queued after them cost one wake-up and one `write`, not two (issue 28).
+    pub fn hold(&self) {
+        self.lock().held = true;
+    }
+
+    /// Ends a [`Mailbox::hold`]: wakes the writer if a frame waits.
+    pub fn release(&self) {
+        let mut queue = self.lock();
+        queue.held = false;
+        let waiting = !queue.frames.is_empty();
+        drop(queue);
+        if waiting {
+            self.wake.notify_one();
+        }
     }
 
     /// The next frame to write, if one waits.
@@ -209,6 +237,34 @@ mod tests {
         let reply = mailbox.try_take().unwrap();
         assert!(reply.waited < snapshot.waited, "{:?} {:?}", reply.waited, snapshot.waited);
         assert!(mailbox.try_take().is_none());
+    }
+
+    #[tokio::test]
+    async fn a_held_mailbox_wakes_its_writer_once_released_for_everything_queued_meanwhile() {
+        let mailbox = Mailbox::new(4);
+        let writer = {
+            let mailbox = mailbox.clone();
+            tokio::spawn(async move { mailbox.recv().await.frame })
+        };
+        tokio::task::yield_now().await;
+        mailbox.hold();
+        mailbox.delta("d1".into()).unwrap();
+        mailbox.send("reply".into()).unwrap();
+        for _ in 0..8 {
+            tokio::task::yield_now().await;
+        }
+        assert!(!writer.is_finished(), "the writer was woken while the mailbox was held");
+        mailbox.release();
+        assert_eq!(writer.await.unwrap().as_str(), "d1");
+        assert_eq!(drain(&mailbox), ["reply"], "the reply waits behind the delta, for the same write");
+        // Released, it wakes the writer at once again.
+        let writer = {
+            let mailbox = mailbox.clone();
+            tokio::spawn(async move { mailbox.recv().await.frame })
+        };
+        tokio::task::yield_now().await;
+        mailbox.send("chat".into()).unwrap();
+        assert_eq!(writer.await.unwrap().as_str(), "chat");
     }
 
     #[tokio::test]

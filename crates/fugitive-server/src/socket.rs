@@ -10,10 +10,12 @@
 //! the peer still sends until the peer answers the close, so the close frame is not lost to a
 //! reset.
 //!
-//! The writer writes the frames that wait in one `write` call (a reply and the delta queued
-//! beside it are one system call, not two) while they fit in the largest frame the socket has
-//! written (at least 1 KiB: tungstenite's write buffer keeps the largest capacity it reaches),
-//! after letting the other tasks run `--socket-write-yields` times.
+//! The writer writes the frames that wait in one `write` call while they fit in the largest
+//! frame the socket has written (at least 1 KiB: tungstenite's write buffer keeps the largest
+//! capacity it reaches), after letting the other tasks run `--socket-write-yields` times. The
+//! reply to a seat's request is queued by the room itself, behind the frames of the action,
+//! and the writer woken once for both (`Mailbox::hold`): the delta and the reply are one system
+//! call, not two.
 //!
 //! Close codes: 1001 server shutting down, 1007 text not UTF-8, 1008 flooding / idle / too
 //! slow / no `hello` in time, 1009 message too big, 1011 server error, 1013 room full (of
@@ -40,7 +42,7 @@ use crate::app::{AppError, AppState};
 use crate::mailbox::{Mailbox, Taken};
 use crate::metrics::{self, Stage};
 use crate::protocol::{self, Protocol, Reply, Request, ServerMessage, code, encode_as};
-use crate::room::{JoinError, Kick, RoomHandle, SeatRequest};
+use crate::room::{JoinError, Kick, Queued, RoomHandle, SeatRequest};
 use crate::rooms::RoomsError;
 
 const SHUTTING_DOWN: Kick = Kick { code: 1001, reason: "the server is shutting down" };
@@ -283,49 +285,70 @@ impl Session {
                 return End::Close(Kick { code: 1008, reason: "too many messages" });
             }
             let started = Instant::now();
-            let reply = match text {
+            let (reply, queued) = match text {
                 // Boxed: the answer's future (a join, a request to the room) is the largest
                 // state of this loop, and inline it would sit in every idle socket's task.
                 Some(text) => match Box::pin(self.answer(text.as_str())).await {
-                    Ok(reply) => reply,
+                    Ok(answered) => answered,
                     Err(end) => return end,
                 },
-                None => Reply::error(None, code::MALFORMED, "binary frames are not used: send JSON text"),
+                None => {
+                    let reply =
+                        Reply::error(None, code::MALFORMED, "binary frames are not used: send JSON text");
+                    (reply, Queued::No)
+                }
             };
             metrics::latency(started.elapsed());
             if let Some(code) = reply.code() {
                 metrics::error(code);
             }
-            if self.queue.send(encode_as(self.protocol, &ServerMessage::Reply(&reply))).is_err() {
+            let queued = match queued {
+                Queued::No => {
+                    self.queue.send(encode_as(self.protocol, &ServerMessage::Reply(&reply))).is_ok()
+                }
+                Queued::Yes => true,
+                Queued::Full => false,
+            };
+            if !queued {
                 return End::Close(TOO_SLOW);
             }
         }
     }
 
-    /// The reply to one text frame, or how the session ends.
-    async fn answer(&mut self, text: &str) -> Result<Reply, End> {
+    /// The reply to one text frame and whether the room queued it already (a seat's request:
+    /// behind the frames of its action), or how the session ends.
+    async fn answer(&mut self, text: &str) -> Result<(Reply, Queued), End> {
         let message = match protocol::parse_as(self.protocol, text) {
             Ok(message) => message,
-            Err(reply) => return Ok(reply),
+            Err(reply) => return Ok((reply, Queued::No)),
         };
         let seq = message.seq;
         let (socket, request) = match (self.joined, message.request) {
-            (None, Request::Hello { token, name }) => return self.hello(seq, token, name).await,
-            (None, _) => return Ok(Reply::error(Some(seq), code::HELLO_FIRST, "send hello first")),
+            (None, Request::Hello { token, name }) => {
+                return self.hello(seq, token, name).await.map(|reply| (reply, Queued::No));
+            }
+            (None, _) => {
+                return Ok((Reply::error(Some(seq), code::HELLO_FIRST, "send hello first"), Queued::No));
+            }
             (Some(_), Request::Hello { .. }) => {
-                return Ok(Reply::error(Some(seq), code::ALREADY_JOINED, "this socket has already joined"));
+                let reply = Reply::error(Some(seq), code::ALREADY_JOINED, "this socket has already joined");
+                return Ok((reply, Queued::No));
             }
             (Some(socket), Request::Action(action)) => (socket, SeatRequest::Action(action)),
             (Some(socket), Request::Rematch) => (socket, SeatRequest::Rematch),
             (Some(socket), Request::Resync) => {
                 self.room.resync(socket).await.map_err(|_| End::Close(SHUTTING_DOWN))?;
-                return Ok(Reply::ok(seq));
+                return Ok((Reply::ok(seq), Queued::No));
             }
             (Some(socket), Request::Table(request)) => {
-                return self.room.table(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN));
+                let reply =
+                    self.room.table(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN))?;
+                return Ok((reply, Queued::No));
             }
         };
-        self.room.request(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN))
+        let replied =
+            self.room.request_replied(socket, seq, request).await.map_err(|_| End::Close(SHUTTING_DOWN))?;
+        Ok((replied.reply, replied.queued))
     }
 
     /// Joins the room. An actor that unloaded itself meanwhile is reloaded once.

@@ -244,8 +244,64 @@ proptest! {
 /// (always wrong, R12), often two at a time, so the trail grows to 42 with many open guesses.
 #[test]
 fn the_public_sets_hold_the_true_trail_in_long_games() {
+    long_games(0..24, check);
+}
+
+/// `Candidates::of_after`, fed what it returned at the state before (as the server does at each
+/// version), gives `Candidates::of` at every state, for her and for the spectators; and its
+/// count without the wrong guesses is carried over, not made again, after a wrong guess
+/// (issue 28).
+#[test]
+fn the_candidates_after_the_state_before_are_the_candidates() {
+    let mut kept: [Option<(fugitive_core::Evidence, fugitive_core::Unguessed)>; 2] = [None, None];
+    let (mut changes, mut carried) = (0, 0);
+    long_games(0..12, |game| {
+        for (index, viewer) in [Viewer::Marshal, Viewer::Spectator].into_iter().enumerate() {
+            let Some(evidence) = game.view(viewer).evidence() else { return };
+            let before = kept[index].take();
+            let (candidates, unguessed) = Candidates::of_after(&evidence, before.as_ref().map(|(_, u)| u));
+            assert_eq!(candidates, Candidates::of(&evidence), "{viewer:?}");
+            // New evidence whose count without the guesses is the one before's: carried over.
+            if let Some((last, last_unguessed)) = &before {
+                if *last != evidence {
+                    changes += 1;
+                    carried += usize::from(unguessed.as_ref() == Some(last_unguessed));
+                }
+            }
+            kept[index] = unguessed.map(|u| (evidence, u));
+        }
+    });
+    assert!(carried > 0, "never carried over in {changes} changes of the evidence");
+}
+
+/// Evidence that differs only in what he has taken in all (his draws before he places the
+/// card) counts the same (`Evidence::counts_the_same`): the same trail count, the same
+/// candidates, for her and for the spectators (issue 28: the server counts again only for
+/// evidence that does not count the same).
+#[test]
+fn evidence_that_counts_the_same_gives_the_same_candidates() {
+    let mut last: [Option<fugitive_core::Evidence>; 2] = [None, None];
+    let mut same = 0;
+    long_games(0..12, |game| {
+        for (index, viewer) in [Viewer::Marshal, Viewer::Spectator].into_iter().enumerate() {
+            let evidence = game.view(viewer).evidence();
+            if let (Some(before), Some(now)) = (&last[index], &evidence) {
+                if before != now && before.counts_the_same(now) {
+                    same += 1;
+                    assert_eq!(before.count_trails(), now.count_trails(), "{viewer:?}");
+                    assert_eq!(Candidates::of(before), Candidates::of(now), "{viewer:?}");
+                }
+            }
+            last[index] = evidence;
+        }
+    });
+    assert!(same > 0, "no draw of his left the evidence counting the same");
+}
+
+/// Plays the long games of `seeds` (see above), calling `visit` at every state.
+fn long_games(seeds: std::ops::Range<u64>, mut visit: impl FnMut(&Game)) {
     use rand::{Rng, SeedableRng, seq::IteratorRandom};
-    for seed in 0..24u64 {
+    for seed in seeds {
         let rules = RuleOptions {
             opening_hideouts: if seed % 2 == 0 {
                 fugitive_core::OpeningHideouts::OneOrTwo
@@ -261,7 +317,7 @@ fn the_public_sets_hold_the_true_trail_in_long_games() {
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         while let Some(role) = game.to_move() {
-            check(&game);
+            visit(&game);
             let legal = game.legal_actions(role);
             let hand =
                 game.hand(Role::Marshal).intersection(legal.guess.map(|g| g.numbers).unwrap_or_default());
@@ -276,6 +332,6 @@ fn the_public_sets_hold_the_true_trail_in_long_games() {
             };
             play(&mut game, role, action);
         }
-        check(&game);
+        visit(&game);
     }
 }

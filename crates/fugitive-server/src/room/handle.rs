@@ -33,6 +33,24 @@ pub enum Heard {
     Forgotten,
 }
 
+/// A seat's request answered by [`RoomHandle::request_replied`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replied {
+    pub reply: Reply,
+    /// Where its frame is: queued on the socket by the room, or not.
+    pub queued: Queued,
+}
+
+/// Whether the room queued a reply's frame on the socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Queued {
+    Yes,
+    /// The socket has too many frames unread: it stopped reading.
+    Full,
+    /// Not asked to, or the socket is no longer the room's: the caller queues it.
+    No,
+}
+
 pub(super) enum Command {
     Heard(Heard),
     Join {
@@ -56,7 +74,9 @@ pub(super) enum Command {
         request: SeatRequest,
         /// When the socket's reader sent it: the actor measures its queue's wait.
         sent: Instant,
-        reply: oneshot::Sender<Reply>,
+        /// The actor queues the reply's frame on the socket itself ([`Replied`]).
+        queue_reply: bool,
+        reply: oneshot::Sender<Replied>,
     },
     Table {
         socket: u64,
@@ -134,7 +154,26 @@ impl RoomHandle {
     /// [`Gone`] when the actor has stopped.
     pub async fn request(&self, socket: u64, seq: u64, request: SeatRequest) -> Result<Reply, Gone> {
         let sent = Instant::now();
-        self.call(|reply| Command::Request { socket, seq, request, sent, reply }).await
+        let replied = self
+            .call(|reply| Command::Request { socket, seq, request, sent, queue_reply: false, reply })
+            .await?;
+        Ok(replied.reply)
+    }
+
+    /// A seated socket's request, whose reply the room queues on the socket itself, right behind
+    /// the frames of the action: the socket's writer wakes once for both and writes them in one
+    /// `write` (issue 28). The reply comes back too, for the caller's metrics.
+    ///
+    /// # Errors
+    /// [`Gone`] when the actor has stopped.
+    pub async fn request_replied(
+        &self,
+        socket: u64,
+        seq: u64,
+        request: SeatRequest,
+    ) -> Result<Replied, Gone> {
+        let sent = Instant::now();
+        self.call(|reply| Command::Request { socket, seq, request, sent, queue_reply: true, reply }).await
     }
 
     /// Claims the guest seat with an invitation.

@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::Duration;
 
 use fugitive_core::{Entry, Game, ReplayError};
@@ -29,23 +30,26 @@ use crate::mailbox::Mailbox;
 use crate::metrics::{self, Stage};
 use crate::model::options::Computer;
 use crate::model::seat::{Presence, Seat};
-use crate::protocol::{Frame, Notepad};
+use crate::protocol::{Frame, Notepad, Protocol, ServerMessage, encode_as};
 use crate::push::Push;
 
 mod handle;
 pub mod machine;
 
 use handle::Command;
-pub use handle::{Gone, Heard, RoomHandle};
+pub use handle::{Gone, Heard, Queued, Replied, RoomHandle};
 use machine::{
     Bot, Claim, Effect, Input, Join, JoinIo, Logged, Machine, Now, Outbox, Step, Stored, Think, TimeOut,
     WriteOp,
 };
 pub use machine::{ClaimError, Claimed, JoinError, Kick, RoomLimits, SeatRequest, Summary};
 
-/// A socket's close signal, as the shell holds it (its mailbox is the machine's).
+/// A socket's close signal, its mailbox (the machine's outbox too) and its protocol, as the
+/// shell holds them: the shell queues the replies to the socket's requests itself.
 struct Socket {
     kick: Option<oneshot::Sender<Kick>>,
+    queue: Arc<Mailbox>,
+    protocol: Protocol,
 }
 
 /// The computer opponent's next request, under way: it answers with the room's version it was
@@ -224,11 +228,11 @@ impl Room {
     async fn handle(&mut self, command: Command) -> ControlFlow<()> {
         match command {
             Command::Join { token, name, queue, protocol, kick, reply } => {
-                let io = JoinIo { queue, protocol };
+                let io = JoinIo { queue: queue.clone(), protocol };
                 let step = self.machine.input(Join { token, name, io, checked: false }, now());
                 let joined = self.drive(step).await;
                 if let Ok(id) = joined {
-                    self.sockets.insert(id, Socket { kick: Some(kick) });
+                    self.sockets.insert(id, Socket { kick: Some(kick), queue, protocol });
                 }
                 // Every frame is queued before the reply goes out: a client that reads the
                 // reply has its state.
@@ -243,14 +247,29 @@ impl Room {
                 self.machine.resync(socket, now());
                 let _ = reply.send(());
             }
-            Command::Request { socket, seq, request, sent, reply } => {
+            Command::Request { socket, seq, request, sent, queue_reply, reply } => {
                 let started = Instant::now();
                 metrics::stage(Stage::Queue, started.saturating_duration_since(sent));
+                // The writer wakes once the reply is queued behind the action's frames.
+                let held =
+                    self.sockets.get(&socket).filter(|_| queue_reply).map(|s| (s.queue.clone(), s.protocol));
+                if let Some((queue, _)) = &held {
+                    queue.hold();
+                }
                 let step = self.machine.request(socket, seq, request, now());
                 metrics::stage(Stage::Step, started.elapsed());
                 let answer = self.drive(step).await;
                 self.flush().await;
-                let _ = reply.send(answer);
+                let queued = match held {
+                    Some((queue, protocol)) => {
+                        let frame = encode_as(protocol, &ServerMessage::Reply(&answer));
+                        let queued = if queue.send(frame).is_ok() { Queued::Yes } else { Queued::Full };
+                        queue.release();
+                        queued
+                    }
+                    None => Queued::No,
+                };
+                let _ = reply.send(Replied { reply: answer, queued });
             }
             Command::Table { socket, seq, request, reply } => {
                 let step = self.machine.table(socket, seq, request, now());

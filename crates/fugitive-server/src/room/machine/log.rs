@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use fugitive_core::{Candidates, Evidence, Game, ReplayError, Role, RuleOptions};
+use fugitive_core::{Candidates, Evidence, Game, ReplayError, Role, RuleOptions, Unguessed};
 use uuid::Uuid;
 
 use super::clock::{Clock, deadline};
@@ -54,9 +54,10 @@ pub struct Logged {
     pub(super) stale: bool,
 }
 
-/// A viewer's public candidates with the evidence they were made from; `None` where its view
-/// makes none (the Fugitive's, a finished game's).
-pub(super) type Counted = Option<(Evidence, Candidates)>;
+/// A viewer's public candidates with the evidence they were made from (and what was counted
+/// without its wrong guesses, `Candidates::of_after`); `None` where its view makes none (the
+/// Fugitive's, a finished game's).
+pub(super) type Counted = Option<(Evidence, Candidates, Option<Unguessed>)>;
 
 impl Logged {
     /// Rebuilds a room from the database by replaying its current game's log, at `now`.

@@ -120,21 +120,24 @@ impl Machine {
         let candidates = match &self.log.candidates[index] {
             // He knows his trail.
             _ if viewer == Viewer::Fugitive => None,
-            Some((version, made)) if *version == self.log.version => made.as_ref().map(|(_, c)| c.clone()),
+            Some((version, made)) if *version == self.log.version => made.as_ref().map(|(_, c, _)| c.clone()),
             known => {
-                // `View::candidates`, but the trails are counted only for new evidence.
+                // `View::candidates`, but the trails are counted only for evidence that counts
+                // differently (not for his draws), and without the wrong guesses only when that
+                // changed (not for a wrong guess).
                 let made = view.evidence().map(|evidence| match known {
-                    Some((_, Some((before, candidates)))) if *before == evidence => {
-                        (evidence, candidates.clone())
+                    Some((_, Some((before, candidates, unguessed)))) if before.counts_the_same(&evidence) => {
+                        (evidence, candidates.clone(), unguessed.clone())
                     }
                     _ => {
                         #[cfg(test)]
                         super::tests::CANDIDATES_MADE.with(|made| made.set(made.get() + 1));
-                        let candidates = Candidates::of(&evidence);
-                        (evidence, candidates)
+                        let before = known.as_ref().and_then(|(_, made)| made.as_ref()?.2.as_ref());
+                        let (candidates, unguessed) = Candidates::of_after(&evidence, before);
+                        (evidence, candidates, unguessed)
                     }
                 });
-                let candidates = made.as_ref().map(|(_, c)| c.clone());
+                let candidates = made.as_ref().map(|(_, c, _)| c.clone());
                 self.log.candidates[index] = Some((self.log.version, made));
                 candidates
             }
