@@ -9,11 +9,15 @@
 //!   view's module draws it: it goes into `<main id="app">` of that view's page, and every such
 //!   template is left out of every page;
 //! - the entry script (`<script type="module" src="/app.js">`) becomes an inline module that,
-//!   once the browser has painted the page (at once in a hidden tab, where nothing is painted),
+//!   once the browser reports the page's first contentful paint (at once in a hidden tab, where
+//!   nothing is painted, or where paint timing is missing; after [`PAINT_AT_MOST_MS`] at most),
 //!   adds the page's `<link rel="modulepreload">`s and imports the entry: the first paint waits
 //!   for the page alone, and shares its bandwidth with no module (issue 28). Measured against
 //!   the same links in the head (BENCHMARKS.md, stop 35): those cost no task after the first
-//!   paint, but delayed Lighthouse's FCP on 19 pages of 20 and its LCP on 16.
+//!   paint, but delayed Lighthouse's FCP on 19 pages of 20 and its LCP on 16. Waiting for the
+//!   paint's report, not for a frame (`requestAnimationFrame`, then a task): a frame's tasks
+//!   may run before its paint is presented, and then the modules were asked for before the first
+//!   contentful paint (stop 37: the lobby's FCP 0.64 → 0.85–0.90 s in two runs).
 //!
 //! Pure text in, text out; `assets.rs` calls these once per page, view and language at start-up.
 
@@ -24,6 +28,8 @@ const MAIN: &str = "<main id=\"app\"";
 const TEMPLATE: &str = "<template data-view=\"";
 const TEMPLATE_END: &str = "</template>";
 const ENTRY: &str = "<script type=\"module\" src=\"";
+/// How long the entry waits for the page's first contentful paint before it starts anyway.
+const PAINT_AT_MOST_MS: u32 = 2000;
 
 /// The plain strings of a table (`export default { 'key': 'text', … }`, as prettier writes it):
 /// each single- or double-quoted value at the start of an entry. Plural forms (objects) are not
@@ -152,7 +158,7 @@ pub fn place_view(html: &str, view: Option<&str>) -> String {
 }
 
 /// `html` with each entry script (`<script type="module" src="/app.js?v=…"></script>`) turned
-/// into an inline module that, after the first paint, adds a `<link rel="modulepreload">` for
+/// into an inline module that, after the first contentful paint, adds a `<link rel="modulepreload">` for
 /// each of `preloads` (versioned URLs, asked for at once rather than found level by level) and
 /// imports the entry's plain URL (which the import map versions); and those inline modules'
 /// texts, for the CSP.
@@ -172,14 +178,19 @@ pub fn defer_entries(html: &str, preloads: &[String]) -> (String, Vec<String>) {
         // Only the first entry preloads: the list is the page's.
         let preload = if inline.is_empty() { list.as_str() } else { "[]" };
         let script = format!(
-            "const start = () => {{\n        \
+            "let started = false;\n      \
+             const start = () => {{\n        \
+             if (started) return;\n        \
+             started = true;\n        \
              for (const href of {preload}) {{\n          \
              document.head.append(Object.assign(document.createElement('link'), {{ rel: 'modulepreload', href }}));\n        \
              }}\n        \
              import('{plain}');\n      \
              }};\n      \
-             if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(start));\n      \
-             else start();"
+             if (document.visibilityState === 'visible' && PerformanceObserver.supportedEntryTypes?.includes('paint')) {{\n        \
+             new PerformanceObserver((list) => list.getEntriesByName('first-contentful-paint').length && setTimeout(start)).observe({{ type: 'paint', buffered: true }});\n        \
+             setTimeout(start, {PAINT_AT_MOST_MS});\n      \
+             }} else start();"
         );
         out.push_str(&rest[..at]);
         out.push_str(&format!("<script type=\"module\">\n      {script}\n    </script>"));
@@ -248,7 +259,7 @@ mod tests {
         assert!(out.contains("import('/app.js')"), "{out}");
         assert!(out.contains("for (const href of [\"/app.js?v=0123\",\"/dom.js?v=4567\"])"), "{out}");
         assert!(out.contains("rel: 'modulepreload'"), "{out}");
-        assert!(out.contains("requestAnimationFrame"), "{out}");
+        assert!(out.contains("'first-contentful-paint'"), "{out}");
         assert_eq!(inline.len(), 1);
         assert!(out.contains(&format!("<script type=\"module\">{}</script>", inline[0])), "{out}");
     }
