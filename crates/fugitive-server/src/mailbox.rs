@@ -239,13 +239,16 @@ mod tests {
         assert!(mailbox.try_take().is_none());
     }
 
+    /// A socket's writer waiting for its next frame.
+    fn spawn_writer(mailbox: &Arc<Mailbox>) -> tokio::task::JoinHandle<Utf8Bytes> {
+        let mailbox = mailbox.clone();
+        tokio::spawn(async move { mailbox.recv().await.frame })
+    }
+
     #[tokio::test]
     async fn a_held_mailbox_wakes_its_writer_once_released_for_everything_queued_meanwhile() {
         let mailbox = Mailbox::new(4);
-        let writer = {
-            let mailbox = mailbox.clone();
-            tokio::spawn(async move { mailbox.recv().await.frame })
-        };
+        let writer = spawn_writer(&mailbox);
         tokio::task::yield_now().await;
         mailbox.hold();
         mailbox.delta("d1".into()).unwrap();
@@ -258,10 +261,7 @@ mod tests {
         assert_eq!(writer.await.unwrap().as_str(), "d1");
         assert_eq!(drain(&mailbox), ["reply"], "the reply waits behind the delta, for the same write");
         // Released, it wakes the writer at once again.
-        let writer = {
-            let mailbox = mailbox.clone();
-            tokio::spawn(async move { mailbox.recv().await.frame })
-        };
+        let writer = spawn_writer(&mailbox);
         tokio::task::yield_now().await;
         mailbox.send("chat".into()).unwrap();
         assert_eq!(writer.await.unwrap().as_str(), "chat");
@@ -270,10 +270,7 @@ mod tests {
     #[tokio::test]
     async fn the_writer_wakes_for_a_frame_queued_while_it_waits() {
         let mailbox = Mailbox::new(2);
-        let writer = {
-            let mailbox = mailbox.clone();
-            tokio::spawn(async move { mailbox.recv().await.frame })
-        };
+        let writer = spawn_writer(&mailbox);
         tokio::task::yield_now().await;
         mailbox.send("hello".into()).unwrap();
         assert_eq!(writer.await.unwrap().as_str(), "hello");
