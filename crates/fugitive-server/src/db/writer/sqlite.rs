@@ -28,12 +28,20 @@ pub(crate) struct SqliteThread {
 impl SqliteThread {
     /// Opens the database file at `path` (WAL, `synchronous = FULL`, foreign keys, a 5 s busy
     /// timeout as sqlx's) and starts the thread that owns the connection.
+    ///
+    /// Its page cache holds 64 MiB rather than SQLite's 2 MiB, and it checkpoints the WAL
+    /// every 10,000 pages rather than 1,000 (issue 28): each action of a batch writes a page
+    /// of the actions' key for its own room, so a batch dirties about a page per action, and
+    /// with the small cache those pages were read back from the file for each batch and, with
+    /// the small checkpoint, copied into the database every second or third batch.
     pub(crate) fn open(path: &Path) -> Result<SqliteThread, DbError> {
         let mut connection = rusqlite::Connection::open(path)?;
         connection.busy_timeout(Duration::from_secs(5))?;
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
+        connection.pragma_update(None, "cache_size", -65_536)?;
+        connection.pragma_update(None, "wal_autocheckpoint", 10_000)?;
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
         let thread = std::thread::Builder::new()
             .name("sqlite-writer".into())
