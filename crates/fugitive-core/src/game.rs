@@ -75,7 +75,8 @@ pub struct Game {
 
 /// A copy made into another game ([`Clone::clone_from`]) keeps that game's vectors: the server
 /// checks each action on a copy of the game before it is stored, into the game it replaced last
-/// time, so the copy allocates nothing and the action's new entries find room (issue 28).
+/// time, so the copy allocates nothing once that game's vectors are large enough, and the
+/// action's new entries find room (issue 28).
 impl Clone for Game {
     fn clone(&self) -> Game {
         Game {
