@@ -44,7 +44,7 @@ pub(crate) enum Step {
 /// The authoritative state of one game. Server-side only: it is never serialized to a client;
 /// clients get a [`View`](crate::View). Two games are equal when every card, the phase and the
 /// history are.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Game {
     pub(crate) rules: RuleOptions,
     pub(crate) seed: Option<Seed>,
@@ -71,6 +71,69 @@ pub struct Game {
     pub(crate) history: Vec<Event>,
     pub(crate) outcome: Option<Outcome>,
     pub(crate) actions: Vec<(Role, Entry)>,
+}
+
+/// A copy made into another game ([`Clone::clone_from`]) keeps that game's vectors: the server
+/// checks each action on a copy of the game before it is stored, into the game it replaced last
+/// time, so the copy allocates nothing once that game's vectors are large enough, and the
+/// action's new entries find room (issue 28).
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            deal: self.deal.clone(),
+            event_deal: self.event_deal.clone(),
+            decks: self.decks.clone(),
+            piles: self.piles.clone(),
+            steps: self.steps.clone(),
+            trail_events: self.trail_events.clone(),
+            trail: self.trail.clone(),
+            history: self.history.clone(),
+            actions: self.actions.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Game) {
+        // Every field named, so that a new one cannot be left out of the copy.
+        let Game {
+            rules,
+            seed,
+            deal,
+            event_deal,
+            decks,
+            piles,
+            steps,
+            turn,
+            trail_events,
+            single_guess,
+            skips,
+            hands,
+            trail,
+            phase,
+            marshal_turns,
+            history,
+            outcome,
+            actions,
+        } = source;
+        self.rules = *rules;
+        self.seed = *seed;
+        self.deal.clone_from(deal);
+        self.event_deal.clone_from(event_deal);
+        self.decks.clone_from(decks);
+        self.piles.clone_from(piles);
+        self.steps.clone_from(steps);
+        self.turn = *turn;
+        self.trail_events.clone_from(trail_events);
+        self.single_guess = *single_guess;
+        self.skips = *skips;
+        self.hands = *hands;
+        self.trail.clone_from(trail);
+        self.phase = *phase;
+        self.marshal_turns = *marshal_turns;
+        self.history.clone_from(history);
+        self.outcome = *outcome;
+        self.actions.clone_from(actions);
+    }
 }
 
 impl Game {

@@ -167,6 +167,16 @@ impl View {
     pub fn during_play(mut self) -> View {
         let viewer = self.viewer;
         let fugitive = viewer == Viewer::Fugitive;
+        // What M2 Informant showed everyone, oldest first (nothing, in most games): read once,
+        // not once per face-down card (the server makes three views per action, issue 28).
+        let shown: Vec<(usize, Cards)> = self
+            .history
+            .iter()
+            .filter_map(|e| match *e {
+                Event::SprintsShown { position, sprints } => Some((position, sprints)),
+                _ => None,
+            })
+            .collect();
         for (position, card) in self.trail.iter_mut().enumerate() {
             // 42 lies face up, but its sprint cards stay hidden until the end (R11).
             let revealed = card.face_up && card.card != Some(Card::ESCAPE);
@@ -174,11 +184,8 @@ impl View {
             card.sprints = if revealed || fugitive {
                 card.sprints
             } else {
-                // M2 Informant showed these to everyone, possibly none.
-                self.history.iter().rev().find_map(|e| match *e {
-                    Event::SprintsShown { position: p, sprints } if p == position => Some(sprints),
-                    _ => None,
-                })
+                // M2 Informant showed these to everyone, possibly none: its last showing.
+                shown.iter().rev().find(|(p, _)| *p == position).map(|&(_, sprints)| sprints)
             };
         }
         for deck in &mut self.decks {

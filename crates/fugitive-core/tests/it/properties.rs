@@ -291,6 +291,19 @@ proptest! {
         prop_assert_eq!(game.legal_actions(Role::Marshal), Default::default());
     }
 
+    /// A copy made into another game (`clone_from`, which reuses that game's vectors, as the
+    /// server checks each action) is the game, whatever the game copied over: one of another
+    /// setup, then each earlier position.
+    #[test]
+    fn a_copy_into_another_game_is_the_game(setup in setups(), other in setups(), play in plays()) {
+        let mut spare = Game::new(other);
+        play.run(Game::new(setup), |game| {
+            spare.clone_from(game);
+            assert_eq!(&spare, game);
+            assert_eq!(&game.clone(), game);
+        });
+    }
+
     #[test]
     fn r4_replay_reproduces_the_game(setup in setups(), play in plays(), at: prop::sample::Index) {
         let mut positions = Vec::new();

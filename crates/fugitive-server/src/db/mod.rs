@@ -513,11 +513,19 @@ impl Db {
     }
 }
 
+/// How many pages the WAL holds before the connection that commits copies it into the
+/// database, on every connection (SQLite's default: 1,000). A batch of the writer dirties about
+/// a page per action (`db/writer/sqlite.rs`), so at 1,000 the same pages were copied every
+/// second or third batch; whichever connection commits past it checkpoints, so the pool's
+/// connections have it too (issue 28).
+pub(crate) const WAL_AUTOCHECKPOINT_PAGES: u32 = 10_000;
+
 /// WAL: readers never block the writer; FULL sync (sqlx's default) makes every commit durable
 /// before the actor tells anyone.
 async fn sqlite_pragmas(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
     conn.execute("PRAGMA journal_mode = WAL").await?;
     conn.execute("PRAGMA foreign_keys = ON").await?;
+    conn.execute(format!("PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}").as_str()).await?;
     Ok(())
 }
 

@@ -3,10 +3,11 @@
 //! planned and answered by PostgreSQL. Here the whole batch goes as one JSON parameter, and one
 //! statement locks the rooms' rows in the order of their ids, touches the rooms whose
 //! `touched_at` is older than the writer's `touch_every`, appends the actions, marks the games
-//! they ended, `NOTIFY`s the other nodes of each stored action, and returns which rooms are
-//! live and which actions it stored. The same checks as [`super`]'s per-action `write`: a room
-//! that expired gets no action (`Expired`); an action whose number another node stored first
-//! is not stored (`Conflict`).
+//! they ended, `NOTIFY`s the other nodes of each stored action, and returns only the actions
+//! it did not store, with why (issue 28: none, nearly always; it returned each live room and
+//! each stored action, two rows per action for the server to decode). The same checks as
+//! [`super`]'s per-action `write`: a room that expired gets no action (`Expired`); an action
+//! whose number another node stored first is not stored (`Conflict`).
 //!
 //! Being one statement, it is its own transaction when no other statement must share it (the
 //! writer then sends no `BEGIN` and no `COMMIT`): the answer comes once it is committed.
@@ -17,7 +18,7 @@
 //! actions a batch that was a quarter of PostgreSQL's CPU per action. Expiry allows for the
 //! slack (`Db::stale_rooms`).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde::Serialize;
 use sqlx::{Any, Executor, Row};
@@ -45,7 +46,10 @@ struct Input<'a> {
 /// data-modifying part sees the same snapshot; `inserted`, `finished` and `notified` only
 /// follow what the parts before them returned. `$2` is `touch_every` in ms; `$3` the channel
 /// and `$4` the notices' head (`a {node} {sent} `), or both NULL for no notice. A notice holds
-/// at most 50 lines (under 7,000 of PostgreSQL's 8,000 bytes).
+/// at most 50 lines (under 7,000 of PostgreSQL's 8,000 bytes). The data-modifying parts run
+/// whether their rows are read or not; `notified`, a query, runs because its count is read.
+/// The rows back: kind 0, an action whose room expired; kind 1, one whose number was taken;
+/// kind 2, the count of notices.
 const STATEMENT: &str = "\
 WITH input AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
@@ -80,13 +84,14 @@ WITH input AS (
     WHERE $3::text IS NOT NULL
     GROUP BY chunk
 )
-SELECT 0::bigint AS kind, id AS room_id, 0::bigint AS game, 0::bigint AS number FROM locked
+SELECT 0::bigint AS kind, i.room_id, i.game, i.number FROM input i
+WHERE i.room_id NOT IN (SELECT id FROM locked)
 UNION ALL
-SELECT 1::bigint, room_id, game, number FROM inserted
+SELECT 1::bigint, i.room_id, i.game, i.number FROM input i
+WHERE i.room_id IN (SELECT id FROM locked)
+  AND (i.room_id, i.game, i.number) NOT IN (SELECT room_id, game, number FROM inserted)
 UNION ALL
-SELECT 2::bigint, room_id, 0, 0 FROM finished
-UNION ALL
-SELECT 3::bigint, '', count(*), 0 FROM notified";
+SELECT 2::bigint, '', count(*), 0 FROM notified";
 
 /// The notices of a batch: PostgreSQL's channel and each line's head (`a {node} {sent} `).
 pub(crate) struct Notices<'a> {
@@ -127,32 +132,19 @@ pub(crate) async fn write_all<'c>(
         .bind(head)
         .fetch_all(executor)
         .await?;
-    // The rooms that are live (locked), whether touched now or lately.
-    let mut live = HashSet::new();
-    let mut stored = HashSet::new();
+    // Only the actions not stored come back (none, nearly always), and the notices' count.
+    let mut not_stored = HashMap::new();
     for row in rows {
-        let kind: i64 = row.try_get(0)?;
-        let room: String = row.try_get(1)?;
-        match kind {
-            0 => {
-                live.insert(room);
-            }
-            1 => {
-                stored.insert((room, row.try_get::<i64, _>(2)?, row.try_get::<i64, _>(3)?));
-            }
-            _ => {}
-        }
+        let written = match row.try_get::<i64, _>(0)? {
+            0 => Written::Expired,
+            1 => Written::Conflict,
+            _ => continue,
+        };
+        let key = (row.try_get::<String, _>(1)?, row.try_get::<i64, _>(2)?, row.try_get::<i64, _>(3)?);
+        not_stored.insert(key, written);
     }
     Ok(input
         .into_iter()
-        .map(|i| {
-            if !live.contains(&i.room_id) {
-                Written::Expired
-            } else if stored.contains(&(i.room_id, i.game, i.number)) {
-                Written::Stored
-            } else {
-                Written::Conflict
-            }
-        })
+        .map(|i| not_stored.get(&(i.room_id, i.game, i.number)).copied().unwrap_or(Written::Stored))
         .collect())
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use rusqlite::OptionalExtension;
 use tokio::sync::oneshot;
 
-use super::super::{DbError, role_name, to_json};
+use super::super::{DbError, WAL_AUTOCHECKPOINT_PAGES, role_name, to_json};
 use super::{Append, Fail, Written, endings};
 use crate::metrics::{self, Stage};
 
@@ -28,12 +28,19 @@ pub(crate) struct SqliteThread {
 impl SqliteThread {
     /// Opens the database file at `path` (WAL, `synchronous = FULL`, foreign keys, a 5 s busy
     /// timeout as sqlx's) and starts the thread that owns the connection.
+    ///
+    /// Its page cache holds 64 MiB rather than SQLite's 2 MiB (issue 28): each action of a
+    /// batch writes a page of the actions' key for its own room, so a batch dirties about a
+    /// page per action, and the small cache read those pages back from the file for each
+    /// batch. The WAL is checkpointed as on every connection ([`WAL_AUTOCHECKPOINT_PAGES`]).
     pub(crate) fn open(path: &Path) -> Result<SqliteThread, DbError> {
         let mut connection = rusqlite::Connection::open(path)?;
         connection.busy_timeout(Duration::from_secs(5))?;
         connection.pragma_update(None, "journal_mode", "WAL")?;
         connection.pragma_update(None, "synchronous", "FULL")?;
         connection.pragma_update(None, "foreign_keys", "ON")?;
+        connection.pragma_update(None, "cache_size", -65_536)?;
+        connection.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT_PAGES)?;
         let (jobs, queue) = std::sync::mpsc::channel::<Job>();
         let thread = std::thread::Builder::new()
             .name("sqlite-writer".into())

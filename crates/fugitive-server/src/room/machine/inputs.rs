@@ -409,10 +409,20 @@ impl Machine {
         }
     }
 
-    /// Validates an action against this copy of the game: the write that appends it.
-    fn append(&self, record: StoredAction) -> Result<(WriteOp, Appended), ActionError> {
-        let mut next = self.log.game.clone();
-        next.apply_entry(record.role, record.action)?;
+    /// Validates an action against a copy of the game, made into the game the last action
+    /// replaced ([`Machine`]'s `spare`): the write that appends it.
+    fn append(&mut self, record: StoredAction) -> Result<(WriteOp, Appended), ActionError> {
+        let mut next = match self.spare.take() {
+            Some(mut spare) => {
+                spare.clone_from(&self.log.game);
+                spare
+            }
+            None => self.log.game.clone(),
+        };
+        if let Err(error) = next.apply_entry(record.role, record.action) {
+            self.spare = Some(next);
+            return Err(error);
+        }
         let op = WriteOp::Append {
             game: self.log.game_number,
             number: self.log.game.actions().len(),

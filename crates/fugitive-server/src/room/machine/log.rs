@@ -204,7 +204,7 @@ impl Machine {
         turn_passed: Option<i64>,
     ) {
         self.log.series.count(&next, self.log.fugitive_seat);
-        self.log.game = next;
+        self.spare = Some(std::mem::replace(&mut self.log.game, next));
         self.log.version += 1;
         self.log.notepad = Some((self.log.version, notepad));
         tracing::debug!(room = %self.log.id, role = %record.role, action = ?record.action, "action");

@@ -78,6 +78,9 @@ pub struct RoomLimits {
 pub struct Machine {
     /// Everything read back from the database: replaced whole by [`Machine::reload`].
     log: Logged,
+    /// The game the last action replaced: the next action is checked on a copy made into it,
+    /// which reuses its allocations (issue 28).
+    spare: Option<Game>,
     /// Each seat's memory of its client `seq`s, by seat index (accepted ones are also in the
     /// log; a refusal's reply is only here).
     seqs: [SeqMemory; 2],
@@ -118,6 +121,7 @@ impl Machine {
         }
         Machine {
             log,
+            spare: None,
             seqs,
             sockets: BTreeMap::new(),
             sent: Default::default(),
