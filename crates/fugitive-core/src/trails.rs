@@ -25,7 +25,6 @@
 //! backward, of those, the ones a trail goes on from to the end. A number is at a position
 //! exactly when a state with it there is both, as it has a count there exactly then.
 
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
@@ -90,32 +89,20 @@ impl Hasher for TrailHasher {
 
 type Map<V> = HashMap<State, V, BuildHasherDefault<TrailHasher>>;
 
-/// The states [`Evidence::trail_numbers`] reached after a position: a [`Row`] per open-guess
-/// bits that occur.
-#[derive(Default)]
-struct Reached {
-    opens: Vec<u64>,
-    rows: Vec<Row>,
-    index: HashMap<u64, usize, BuildHasherDefault<TrailHasher>>,
-    /// The row found last: the hideouts after one state mostly keep its open-guess bits.
-    last: Cell<usize>,
-}
-
-/// The states of some open-guess bits: per number (0–42), the set of counts reached
-/// ([`Tally`]), and the numbers with one.
+/// The states of [`Evidence::trail_numbers`] after a position with the same open-guess bits:
+/// per number (0–42), the set of counts reached ([`Tally`]), and the numbers with one.
 #[derive(Clone, Copy, Debug)]
 struct Row {
+    open: u64,
     numbers: u64,
     counts: [u16; 43],
 }
 
-impl Default for Row {
-    fn default() -> Row {
-        Row { numbers: 0, counts: [0; 43] }
-    }
-}
-
 impl Row {
+    fn new(open: u64) -> Row {
+        Row { open, numbers: 0, counts: [0; 43] }
+    }
+
     /// Adds the counts `counts` (none: nothing) at `number`.
     fn add(&mut self, number: u8, counts: u16) {
         if counts != 0 {
@@ -135,40 +122,54 @@ impl Row {
     }
 }
 
-impl Reached {
-    /// The most rows found by a linear search, without the index: most evidence has no open
-    /// guess (one row), the long games with many have hundreds.
+/// The rows of the position [`Evidence::trail_numbers`] is reaching, found by their open-guess
+/// bits; kept from one position to the next, so that its storage is allocated once.
+#[derive(Default)]
+struct Reaching {
+    rows: Vec<Row>,
+    /// Where each row is, once there are more than [`Reaching::FEW`].
+    index: HashMap<u64, usize, BuildHasherDefault<TrailHasher>>,
+    /// The row found last: the hideouts after one state mostly keep its open-guess bits.
+    last: usize,
+}
+
+impl Reaching {
+    /// The most rows searched one by one: most evidence has no open guess (one row), the long
+    /// games with many have hundreds.
     const FEW: usize = 8;
 
     /// The row of the open-guess bits `open`, added empty if none was reached yet.
-    #[inline]
     fn row(&mut self, open: u64) -> &mut Row {
-        let r = self.find(open).unwrap_or_else(|| {
-            self.opens.push(open);
-            self.rows.push(Row::default());
-            if self.opens.len() > Reached::FEW {
-                let indexed = self.index.len();
-                self.index.extend(self.opens[indexed..].iter().copied().zip(indexed..));
-            }
-            self.rows.len() - 1
-        });
-        &mut self.rows[r]
+        if self.rows.get(self.last).is_none_or(|row| row.open != open) {
+            let found = match self.rows.len() {
+                ..=Reaching::FEW => self.rows.iter().position(|row| row.open == open),
+                _ => self.index.get(&open).copied(),
+            };
+            self.last = found.unwrap_or_else(|| {
+                self.rows.push(Row::new(open));
+                if self.rows.len() > Reaching::FEW {
+                    let indexed = self.index.len();
+                    self.index.extend(self.rows[indexed..].iter().map(|row| row.open).zip(indexed..));
+                }
+                self.rows.len() - 1
+            });
+        }
+        &mut self.rows[self.last]
     }
 
-    /// Where the row of the open-guess bits `open` is, if one was reached.
-    #[inline]
-    fn find(&self, open: u64) -> Option<usize> {
-        let last = self.last.get();
-        if self.opens.get(last) == Some(&open) {
-            return Some(last);
-        }
-        let r = match self.opens.len() {
-            ..=Reached::FEW => self.opens.iter().position(|&o| o == open),
-            _ => self.index.get(&open).copied(),
-        }?;
-        self.last.set(r);
-        Some(r)
+    /// Moves the rows reached to the end of `into`, sorted by their open-guess bits (for
+    /// [`find`]), and starts the next position.
+    fn finish(&mut self, into: &mut Vec<Row>) {
+        self.rows.sort_unstable_by_key(|row| row.open);
+        into.append(&mut self.rows);
+        self.index.clear();
+        self.last = 0;
     }
+}
+
+/// The row of the open-guess bits `open` among `rows`, sorted by them.
+fn find(rows: &[Row], open: u64) -> Option<&Row> {
+    rows.binary_search_by_key(&open, |row| row.open).ok().map(|r| &rows[r])
 }
 
 /// The deck of a number, if it is neither card 0 nor a fixed card (1, 2, 3, 42).
@@ -227,27 +228,32 @@ impl Evidence {
     /// programme over sets of states (see the module documentation).
     pub fn trail_numbers(&self) -> Vec<PositionNumbers> {
         let n = self.positions().len();
-        let mut start = Reached::default();
+        // Every position's rows one after the other, those of position `i` from `starts[i]`.
+        let mut rows = Vec::with_capacity(n + 1);
+        let mut starts = vec![0];
         if !self.impossible() {
-            start.row(self.all_open()).add(0, 1);
+            let mut start = Row::new(self.all_open());
+            start.add(0, 1);
+            rows.push(start);
         }
-        let mut forward = vec![start];
+        let mut reaching = Reaching::default();
         for i in 1..=n {
-            let mut layer = Reached::default();
-            for (&open, row) in forward[i - 1].opens.iter().zip(&forward[i - 1].rows) {
+            starts.push(rows.len());
+            for row in &rows[starts[i - 1]..starts[i]] {
                 for (p, counts) in row.states() {
-                    self.successors(i, p, open, |h, tally, open| {
+                    self.successors(i, p, row.open, |h, tally, open| {
                         let after = tally.forward(counts);
                         if after != 0 {
-                            layer.row(open).add(h, after);
+                            reaching.row(open).add(h, after);
                         }
                     });
                 }
             }
-            forward.push(layer);
+            reaching.finish(&mut rows);
         }
         // Backward: of the states reached, those a trail goes on from to the end.
-        let mut after = forward[n].rows.clone();
+        let mut after = rows[starts[n]..].to_vec();
+        let mut before = Vec::with_capacity(after.len());
         let mut positions = Vec::new();
         for i in (1..=n).rev() {
             if self.positions()[i - 1].number.is_none() {
@@ -255,25 +261,21 @@ impl Evidence {
                 let numbers = Cards::range(1, 41).iter().filter(|h| reached & 1 << h.number() != 0).collect();
                 positions.push(PositionNumbers { position: i, numbers });
             }
-            let (layer, next) = (&forward[i - 1], &forward[i]);
-            after = layer
-                .opens
-                .iter()
-                .zip(&layer.rows)
-                .map(|(&open, row)| {
-                    let mut ongoing = Row::default();
-                    for (p, counts) in row.states() {
-                        let mut on = 0;
-                        self.successors(i, p, open, |h, tally, open| {
-                            if let Some(r) = next.find(open) {
-                                on |= tally.backward(after[r].counts[usize::from(h)]);
-                            }
-                        });
-                        ongoing.add(p, counts & on);
-                    }
-                    ongoing
-                })
-                .collect();
+            before.clear();
+            for row in &rows[starts[i - 1]..starts[i]] {
+                let mut ongoing = Row::new(row.open);
+                for (p, counts) in row.states() {
+                    let mut on = 0;
+                    self.successors(i, p, row.open, |h, tally, open| {
+                        if let Some(next) = find(&after, open) {
+                            on |= tally.backward(next.counts[usize::from(h)]);
+                        }
+                    });
+                    ongoing.add(p, counts & on);
+                }
+                before.push(ongoing);
+            }
+            std::mem::swap(&mut after, &mut before);
         }
         positions.reverse();
         positions
