@@ -113,13 +113,17 @@ impl Row {
 
     /// Each number with a count reached, and its counts.
     fn states(&self) -> impl Iterator<Item = (u8, u16)> + '_ {
-        let mut numbers = self.numbers;
-        std::iter::from_fn(move || {
-            let number = (numbers != 0).then(|| numbers.trailing_zeros() as u8)?;
-            numbers &= numbers - 1;
-            Some((number, self.counts[usize::from(number)]))
-        })
+        numbers(self.numbers).map(|number| (number, self.counts[usize::from(number)]))
     }
+}
+
+/// The numbers of the bits set in `mask`, ascending.
+fn numbers(mut mask: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        let number = (mask != 0).then(|| mask.trailing_zeros() as u8)?;
+        mask &= mask - 1;
+        Some(number)
+    })
 }
 
 /// The rows of the position [`Evidence::trail_numbers`] is reaching, found by their open-guess
@@ -258,7 +262,7 @@ impl Evidence {
         for i in (1..=n).rev() {
             if self.positions()[i - 1].number.is_none() {
                 let reached = after.iter().fold(0, |all, row| all | row.numbers);
-                let numbers = Cards::range(1, 41).iter().filter(|h| reached & 1 << h.number() != 0).collect();
+                let numbers = numbers(reached).filter_map(Card::new).collect();
                 positions.push(PositionNumbers { position: i, numbers });
             }
             before.clear();
