@@ -27,6 +27,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::ops::ControlFlow;
 
 use crate::candidates::PositionNumbers;
 use crate::card::{Card, Cards};
@@ -250,6 +251,7 @@ impl Evidence {
                         if after != 0 {
                             reaching.row(open).add(h, after);
                         }
+                        ControlFlow::Continue(())
                     });
                 }
             }
@@ -274,6 +276,8 @@ impl Evidence {
                         if let Some(next) = find(&after, open) {
                             on |= tally.backward(next.counts[usize::from(h)]);
                         }
+                        // Every count of `p` goes on: no need to look further.
+                        if counts & !on == 0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
                     });
                     ongoing.add(p, counts & on);
                 }
@@ -291,14 +295,21 @@ impl Evidence {
             if let Some(count) = tally.after(state.count) {
                 visit(State { number, count, open });
             }
+            ControlFlow::Continue(())
         });
     }
 
     /// The hideouts that may follow the number `p` at position `i` (1-based), given the
     /// open-guess bits `open`: each number `h` there, what it does to the count of its deck's
-    /// hideouts, and the open-guess bits after it. The rules of the programme, for the count
-    /// and for the numbers alike.
-    fn successors(&self, i: usize, p: u8, open: u64, mut visit: impl FnMut(u8, Tally, u64)) {
+    /// hideouts, and the open-guess bits after it, until `visit` breaks off. The rules of the
+    /// programme, for the count and for the numbers alike.
+    fn successors(
+        &self,
+        i: usize,
+        p: u8,
+        open: u64,
+        mut visit: impl FnMut(u8, Tally, u64) -> ControlFlow<()>,
+    ) {
         let position = &self.positions()[i - 1];
         let numbers = match position.number {
             Some(c) if c.number() > p && c.number() - p <= position.most => Cards::from(c),
@@ -316,8 +327,10 @@ impl Evidence {
                 Some(d) if position.cap[d.index()] < 1 => continue,
                 Some(_) => Tally::First,
             };
-            if let Some(open) = self.guess_step(i, p, h, open) {
-                visit(h, tally, open);
+            if let Some(open) = self.guess_step(i, p, h, open)
+                && visit(h, tally, open).is_break()
+            {
+                return;
             }
         }
     }
