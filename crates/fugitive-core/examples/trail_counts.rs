@@ -6,6 +6,9 @@
 //! - and nothing counted again for evidence that counts the same (`Evidence::counts_the_same`:
 //!   his draws).
 //!
+//! And for those last states, the same run, what the numbers pass the candidates are made from
+//! takes (`Evidence::trail_numbers`, the numbers without the counts) against the count.
+//!
 //! Random games, both seats played by `LegalActions::sample`, to the end:
 //! `cargo run --release -p fugitive-core --example trail_counts`.
 
@@ -25,15 +28,19 @@ struct Made {
 
 impl Made {
     fn count(&mut self, evidence: &Evidence) {
+        self.time(|| evidence.count_trails());
+    }
+
+    fn time<T>(&mut self, work: impl FnOnce() -> T) {
         let started = Instant::now();
-        std::hint::black_box(evidence.count_trails());
+        std::hint::black_box(work());
         self.time += started.elapsed();
         self.counts += 1;
     }
 }
 
 fn main() {
-    let mut made: [Made; 3] = Default::default();
+    let mut made: [Made; 4] = Default::default();
     let mut actions = 0u64;
     for seed in 0..GAMES {
         let mut game = Game::new(Setup::new(seed));
@@ -62,8 +69,10 @@ fn main() {
                 }
                 if before.is_none_or(|b| !b.counts_the_same(&now)) {
                     made[2].count(&now);
+                    made[3].time(|| now.trail_numbers());
                     if guesses && before_without.is_none_or(|b| !b.counts_the_same(&without)) {
                         made[2].count(&without);
+                        made[3].time(|| without.trail_numbers());
                     }
                 }
                 last[index] = Some(now);
@@ -71,10 +80,15 @@ fn main() {
         }
     }
     println!("{actions} actions in {GAMES} games");
-    let names = ["again on any change", "carried over without guesses", "and counting the same"];
+    let names = [
+        "again on any change",
+        "carried over without guesses",
+        "and counting the same",
+        "the numbers pass instead",
+    ];
     for (name, made) in names.into_iter().zip(&made) {
         println!(
-            "{name:30} {:6} counts, {:.2} per action, {:6.1} µs of counting per action",
+            "{name:30} {:6} runs, {:.2} per action, {:6.1} µs per action",
             made.counts,
             made.counts as f64 / actions as f64,
             made.time.as_secs_f64() * 1e6 / actions as f64

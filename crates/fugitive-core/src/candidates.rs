@@ -2,9 +2,9 @@
 //! Marshal's aids (her guess board, her notebook, the warning before a guess that cannot be
 //! right) show this and derive nothing themselves, so they can only be as wrong as the rules.
 //!
-//! It is the trail count of `trails.rs` over the [`Evidence`] of the view: a number is a
-//! candidate at a position when at least one trail that fits the whole public record puts it
-//! there. The true trail always fits, so a true hideout is never left out; no number is listed
+//! It is the trail count's numbers (`trails.rs`, [`Evidence::trail_numbers`]: the same rules,
+//! without the counting) over the [`Evidence`] of the view: a number is a candidate at a
+//! position when at least one trail that fits the whole public record puts it there. The true trail always fits, so a true hideout is never left out; no number is listed
 //! that the rules (reach, order, draws, face-up cards, her hand, wrong guesses *as of when they
 //! were made*) leave no place for.
 
@@ -105,8 +105,8 @@ impl RuledOut {
 }
 
 /// The numbers some face-down position could be were no wrong guess made, with the evidence
-/// (without the guesses) they were counted from: kept by a caller of [`Candidates::of_after`]
-/// so that the next call counts them again only when that evidence changed.
+/// (without the guesses) they were found from: kept by a caller of [`Candidates::of_after`]
+/// so that the next call looks for them again only when that evidence changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unguessed {
     evidence: Evidence,
@@ -136,12 +136,12 @@ impl Candidates {
         Candidates::of_after(evidence, None).0
     }
 
-    /// [`Candidates::of`], and what it counted without the wrong guesses (to tell
+    /// [`Candidates::of`], and what it found without the wrong guesses (to tell
     /// [`Ruling::Guessed`] from [`Ruling::Trail`]), for the next call: given `before` (what a
-    /// call on earlier evidence returned), that second trail count is made only when the
-    /// evidence without the guesses changed. A wrong guess changes the evidence and not what
-    /// the other rules allow, and the second count was half of the trail counting a server
-    /// does per action (issue 28).
+    /// call on earlier evidence returned), that second pass over the trails is made only when
+    /// the evidence without the guesses changed. A wrong guess changes the evidence and not
+    /// what the other rules allow, and the second pass was half of the trail counting a server
+    /// did per action (issue 28).
     ///
     /// # Examples
     /// ```
@@ -153,20 +153,12 @@ impl Candidates {
     /// let evidence = game.view(Viewer::Spectator).evidence().unwrap();
     /// let (candidates, unguessed) = Candidates::of_after(&evidence, None);
     /// assert_eq!(candidates, Candidates::of(&evidence));
-    /// // No wrong guess yet: nothing was counted without them.
+    /// // No wrong guess yet: nothing was found without them.
     /// assert!(unguessed.is_none());
     /// # Ok::<(), fugitive_core::ActionError>(())
     /// ```
     pub fn of_after(evidence: &Evidence, before: Option<&Unguessed>) -> (Candidates, Option<Unguessed>) {
-        let count = evidence.count_trails();
-        let positions: Vec<PositionNumbers> = count
-            .positions
-            .iter()
-            .map(|p| PositionNumbers {
-                position: p.position,
-                numbers: p.numbers.iter().map(|&(n, _)| n).collect(),
-            })
-            .collect();
+        let positions = evidence.trail_numbers();
         let possible = positions.iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers));
         let revealed: Cards = evidence.positions().iter().filter_map(|p| p.number).collect();
         let unguessed = evidence.has_guess_evidence().then(|| {
@@ -174,9 +166,8 @@ impl Candidates {
             match before {
                 Some(before) if before.evidence.counts_the_same(&without) => before.clone(),
                 _ => {
-                    let count = without.count_trails();
                     let numbers =
-                        count.positions.iter().flat_map(|p| p.numbers.iter().map(|&(n, _)| n)).collect();
+                        without.trail_numbers().iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers));
                     Unguessed { evidence: without, numbers }
                 }
             }
@@ -222,7 +213,7 @@ impl View {
 
     /// The evidence [`View::candidates`] are made from (`None` when it makes none): the
     /// candidates are a function of it alone, so a caller that kept the last evidence and its
-    /// candidates need not count the trails again while the evidence stays the same.
+    /// candidates need not go over the trails again while the evidence stays the same.
     pub fn evidence(&self) -> Option<Evidence> {
         (self.viewer != Viewer::Fugitive && self.outcome.is_none()).then(|| Evidence::read(self))
     }

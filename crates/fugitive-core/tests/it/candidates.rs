@@ -8,7 +8,10 @@ use crate::common;
 use crate::support;
 
 use common::{card, cards, deal, draw, game, game_with, marshal_turn, place, play};
-use fugitive_core::{Action, Candidates, Card, Cards, Game, Reach, Role, RuleOptions, Ruling, View, Viewer};
+use fugitive_core::{
+    Action, Candidates, Card, Cards, Event, Evidence, Game, PositionNumbers, PositionTrails, Reach, Role,
+    RuleOptions, Ruling, View, Viewer,
+};
 use proptest::prelude::*;
 use support::{plays, setups};
 
@@ -296,6 +299,81 @@ fn evidence_that_counts_the_same_gives_the_same_candidates() {
         }
     });
     assert!(same > 0, "no draw of his left the evidence counting the same");
+}
+
+/// The numbers [`Evidence::count_trails`] counts a trail for at each face-down position.
+fn counted_numbers(evidence: &Evidence) -> Vec<PositionNumbers> {
+    let count = evidence.count_trails();
+    let numbers =
+        |p: &PositionTrails| p.numbers.iter().filter(|(_, trails)| *trails > 0).map(|&(n, _)| n).collect();
+    count.positions.iter().map(|p| PositionNumbers { position: p.position, numbers: numbers(p) }).collect()
+}
+
+/// The evidence of one state, as varied as the rules allow: both viewers, with and without the
+/// wrong guesses, with one more wrong guess of one or two of the candidates (which may leave
+/// no trail), and, when a hideout was found, with a wrong guess of it alone made just before
+/// (the "impossible" evidence only a hand-built view has).
+fn evidence_of(game: &Game, rng: &mut rand_chacha::ChaCha8Rng) -> Vec<Evidence> {
+    use rand::{Rng, seq::IteratorRandom};
+    let mut all = Vec::new();
+    for viewer in [Viewer::Marshal, Viewer::Spectator] {
+        let mut view = game.view(viewer);
+        let Some(evidence) = view.evidence() else { continue };
+        let possible =
+            Candidates::of(&evidence).positions.iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers));
+        let size = rng.random_range(1..=2);
+        let guess: Cards = possible.iter().choose_multiple(rng, size).into_iter().collect();
+        all.extend(evidence.with_wrong_guess(guess));
+        all.push(evidence.without_guesses());
+        all.push(evidence);
+        let found = view.history.iter().enumerate().find_map(|(at, event)| match *event {
+            Event::Revealed { hideout, .. } => Some((at, hideout)),
+            _ => None,
+        });
+        if let Some((at, hideout)) = found {
+            view.history.insert(at, Event::Guessed { numbers: Cards::from(hideout), right: false });
+            all.push(Evidence::read(&view));
+        }
+    }
+    all
+}
+
+/// Issue 28: the numbers pass the candidates are made from (`Evidence::trail_numbers`) gives,
+/// at every face-down position, exactly the numbers with at least one trail by the trail count
+/// (`Evidence::count_trails`), for every evidence of every state of random and long games
+/// (every event variant, many wrong guesses); and `Candidates::of` is made from them, so it is
+/// what the trail count gave: its positions are those numbers, and what it rules out by the
+/// wrong guesses is what the count without them allows.
+#[test]
+fn the_numbers_pass_gives_the_numbers_the_trail_count_gives() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(28);
+    let (mut states, mut impossible, mut none) = (0, 0, 0);
+    let mut check = |game: &Game| {
+        states += 1;
+        for evidence in evidence_of(game, &mut rng) {
+            let counted = counted_numbers(&evidence);
+            assert_eq!(evidence.trail_numbers(), counted, "{evidence:?}");
+            let candidates = Candidates::of(&evidence);
+            assert_eq!(candidates.positions, counted);
+            let unguessed = counted_numbers(&evidence.without_guesses())
+                .iter()
+                .fold(Cards::EMPTY, |all, p| all.union(p.numbers));
+            let out = candidates.ruled_out;
+            assert_eq!(out.guessed, out.guessed.union(out.trail).intersection(unguessed), "{evidence:?}");
+            impossible += usize::from(evidence.impossible());
+            none += usize::from(evidence.count_trails().trails == 0);
+        }
+    };
+    long_games(0..24, &mut check);
+    for seed in 0..48 {
+        let setup = fugitive_core::Setup::new(seed);
+        support::Play::to_the_end(seed).run(Game::new(setup), &mut check);
+    }
+    assert!(
+        impossible > 0 && none > impossible,
+        "{states} states: {impossible} impossible, {none} without a trail"
+    );
 }
 
 /// Plays the long games of `seeds` (see above), calling `visit` at every state.
