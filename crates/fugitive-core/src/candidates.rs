@@ -4,9 +4,10 @@
 //!
 //! It is the trail count's numbers (`trails.rs`, [`Evidence::trail_numbers`]: the same rules,
 //! without the counting) over the [`Evidence`] of the view: a number is a candidate at a
-//! position when at least one trail that fits the whole public record puts it there. The true trail always fits, so a true hideout is never left out; no number is listed
-//! that the rules (reach, order, draws, face-up cards, her hand, wrong guesses *as of when they
-//! were made*) leave no place for.
+//! position when at least one trail that fits the whole public record puts it there. The true
+//! trail always fits, so a true hideout is never left out; no number is listed that the rules
+//! (reach, order, draws, face-up cards, her hand, wrong guesses *as of when they were made*)
+//! leave no place for.
 
 use serde::{Deserialize, Serialize};
 
@@ -159,15 +160,14 @@ impl Candidates {
     /// ```
     pub fn of_after(evidence: &Evidence, before: Option<&Unguessed>) -> (Candidates, Option<Unguessed>) {
         let positions = evidence.trail_numbers();
-        let possible = positions.iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers));
+        let possible = any_position(&positions);
         let revealed: Cards = evidence.positions().iter().filter_map(|p| p.number).collect();
         let unguessed = evidence.has_guess_evidence().then(|| {
             let without = evidence.without_guesses();
             match before {
                 Some(before) if before.evidence.counts_the_same(&without) => before.clone(),
                 _ => {
-                    let numbers =
-                        without.trail_numbers().iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers));
+                    let numbers = any_position(&without.trail_numbers());
                     Unguessed { evidence: without, numbers }
                 }
             }
@@ -201,6 +201,11 @@ impl Candidates {
     pub fn why(&self, number: Card) -> Option<Ruling> {
         self.ruled_out.why(number)
     }
+}
+
+/// The numbers some position can be.
+fn any_position(positions: &[PositionNumbers]) -> Cards {
+    positions.iter().fold(Cards::EMPTY, |all, p| all.union(p.numbers))
 }
 
 impl View {

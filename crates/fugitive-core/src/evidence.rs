@@ -1,8 +1,9 @@
 //! The public record, read as evidence about the face-down hideouts: what a Marshal (or a
 //! spectator) can know of the trail from the rules alone. [`Evidence::count_trails`]
 //! (`trails.rs`) counts the trails that fit it, and [`Evidence::trail_numbers`] finds the
-//! numbers they put at each position without counting them; [`View::candidates`](crate::View::candidates)
-//! (`candidates.rs`) and the computer's exact count of worlds (`fugitive-ai`) build on them.
+//! numbers they put at each position without counting them;
+//! [`View::candidates`](crate::View::candidates) (`candidates.rs`) and the computer's exact
+//! count of worlds (`fugitive-ai`) build on them.
 //!
 //! # The rules read
 //! 1. **Cards.** No face-down hideout is face up anywhere or in her hand (R12; her hand only when
