@@ -107,7 +107,11 @@ mod tests {
         for frame in 0..5 {
             writer_news.notify_one();
             assert_eq!(race.as_mut().poll(&mut cx), Poll::Pending);
-            assert_eq!(both(&reader_polls, &writer_polls), (1, 2 + frame), "the writer's wakes poll the writer");
+            assert_eq!(
+                both(&reader_polls, &writer_polls),
+                (1, 2 + frame),
+                "the writer's wakes poll the writer"
+            );
         }
         // Polled with nothing woken: neither half is.
         assert_eq!(race.as_mut().poll(&mut cx), Poll::Pending);
