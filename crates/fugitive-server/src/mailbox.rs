@@ -9,24 +9,23 @@
 //! snapshot instead of the next one. A reader that falls behind gets, when it reads again, the
 //! frames it needs and a current snapshot — not a close.
 //!
-//! A `Mutex` around a `VecDeque` and the single writer's waker, kept under the same lock: no
-//! allocation while the socket is idle (an empty `VecDeque` holds none), and a frame queued
-//! costs one lock, not a lock and a `Notify`'s waiter list, whose future the writer made, polled
-//! and dropped again on each frame (issue 28). The room holds the writer's wake-up while it
+//! A `Mutex` around a `VecDeque` and a `Notify` for the single writer: no allocation while the
+//! socket is idle (an empty `VecDeque` holds none). The room holds the writer's wake-up while it
 //! carries out a socket's request ([`Mailbox::hold`]), so that the frames of the action and the
 //! reply queued after them go out in one `write`.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Poll, Waker};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
+use tokio::sync::Notify;
 
 /// A socket's outbound queue, shared by the room, the socket's reader and its writer.
 #[derive(Debug)]
 pub struct Mailbox {
     queue: Mutex<Queue>,
+    wake: Notify,
     limit: usize,
 }
 
@@ -38,9 +37,6 @@ struct Queue {
     states: usize,
     /// Frames queued now do not wake the writer ([`Mailbox::hold`]).
     held: bool,
-    /// The writer waiting for a frame ([`Mailbox::recv`]), to wake once one is queued. Kept
-    /// until then or until the mailbox is dropped (the room drops it when the socket leaves).
-    writer: Option<Waker>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +63,7 @@ pub struct Behind;
 impl Mailbox {
     /// An empty mailbox that holds up to `limit` other frames and `limit` deltas.
     pub fn new(limit: usize) -> Arc<Mailbox> {
-        Arc::new(Mailbox { queue: Mutex::default(), limit: limit.max(1) })
+        Arc::new(Mailbox { queue: Mutex::default(), wake: Notify::new(), limit: limit.max(1) })
     }
 
     fn lock(&self) -> MutexGuard<'_, Queue> {
@@ -124,11 +120,11 @@ impl Mailbox {
         Ok(())
     }
 
-    fn wake_unless_held(&self, mut queue: MutexGuard<'_, Queue>) {
-        let writer = if queue.held { None } else { queue.writer.take() };
+    fn wake_unless_held(&self, queue: MutexGuard<'_, Queue>) {
+        let held = queue.held;
         drop(queue);
-        if let Some(writer) = writer {
-            writer.wake();
+        if !held {
+            self.wake.notify_one();
         }
     }
 
@@ -144,10 +140,10 @@ impl Mailbox {
     pub fn release(&self) {
         let mut queue = self.lock();
         queue.held = false;
-        let writer = if queue.frames.is_empty() { None } else { queue.writer.take() };
+        let waiting = !queue.frames.is_empty();
         drop(queue);
-        if let Some(writer) = writer {
-            writer.wake();
+        if waiting {
+            self.wake.notify_one();
         }
     }
 
@@ -158,35 +154,24 @@ impl Mailbox {
 
     /// The next frame to write and how long it waited, if one waits.
     pub fn try_take(&self) -> Option<Taken> {
-        Self::take(&mut self.lock())
-    }
-
-    fn take(queue: &mut Queue) -> Option<Taken> {
+        let mut queue = self.lock();
         let (kind, frame, queued) = queue.frames.pop_front()?;
         if kind == Kind::State {
             queue.states -= 1;
         }
+        drop(queue);
         Some(Taken { frame, waited: queued.elapsed() })
     }
 
     /// Waits for the next frame to write (and says how long it waited). For the socket's one
-    /// writer task (a second one would take the first one's wake-up); cancel-safe.
+    /// writer task; cancel-safe.
     pub async fn recv(&self) -> Taken {
-        std::future::poll_fn(|cx| {
-            let mut queue = self.lock();
-            match Self::take(&mut queue) {
-                Some(taken) => Poll::Ready(taken),
-                None => {
-                    // Under the lock: a frame queued after this wakes this waker.
-                    match &mut queue.writer {
-                        Some(writer) => writer.clone_from(cx.waker()),
-                        None => queue.writer = Some(cx.waker().clone()),
-                    }
-                    Poll::Pending
-                }
+        loop {
+            if let Some(taken) = self.try_take() {
+                return taken;
             }
-        })
-        .await
+            self.wake.notified().await;
+        }
     }
 
     /// How many frames wait (for tests and metrics).

@@ -3,8 +3,7 @@
 //!
 //! Before the upgrade: the `Origin` allowlist (cross-site WebSocket hijacking) and the server's
 //! socket cap. After it, the socket is split into two futures of one task (a task of its own
-//! for the writer cost about a kilobyte per socket), each polled only when it was woken
-//! (`halves.rs`): the writer drains the socket's queue (a
+//! for the writer cost about a kilobyte per socket): the writer drains the socket's queue (a
 //! [`Mailbox`] fed by the room actor and by the reader) and pings; the reader loop parses client
 //! messages, limits their rate, times out idle peers and peers that never say `hello`, and asks
 //! the room. Whichever ends first ends the other. A socket the server closes is drained of what
@@ -45,9 +44,6 @@ use crate::metrics::{self, Stage};
 use crate::protocol::{self, Protocol, Reply, Request, ServerMessage, code, encode_as};
 use crate::room::{JoinError, Kick, Queued, RoomHandle, SeatRequest};
 use crate::rooms::RoomsError;
-use halves::First;
-
-mod halves;
 
 const SHUTTING_DOWN: Kick = Kick { code: 1001, reason: "the server is shutting down" };
 const NO_ROOM: Kick = Kick { code: 4004, reason: "no such room" };
@@ -167,11 +163,9 @@ async fn serve(
                 joined: None,
                 kick: None,
             });
-            let reader = session.read(&mut stream);
-            tokio::pin!(reader);
-            match halves::race(reader, writer.as_mut()).await {
-                First::Reader(end) => end,
-                First::Writer(()) => {
+            tokio::select! {
+                end = session.read(&mut stream) => end,
+                _ = &mut writer => {
                     written = true;
                     End::Gone
                 }
