@@ -98,10 +98,12 @@ pub struct Args {
     /// Sockets opened (or rooms set up) at the same time.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1000))]
     concurrency: u32,
-    /// Pause before each memory reading, for the server to settle. Past 10 s: a server's RSS
-    /// falls by 25–30 MiB some 10 s after its start (when a thread of its start-up ends, as
-    /// tokio's blocking threads do 10 s after their last job), so a baseline read 2 s after
-    /// the warm-up made the figures per socket and per room negative (stop 38).
+    /// Pause before each memory reading, for the server to settle. Past 10 s for a server from
+    /// before stop 39: its RSS fell by 25–30 MiB some 10 s after its start (what compressing its
+    /// web client at 22-bit brotli windows freed, returned when a start-up thread ended, as
+    /// tokio's blocking threads do 10 s after their last job), so a baseline read 2 s after the
+    /// warm-up made the figures per socket and per room negative (stop 38). A server with the
+    /// fix settles in 2 s (stop 39); the default stays for the baselines from before it.
     #[arg(long, default_value = "15s", value_parser = humantime::parse_duration)]
     settle: Duration,
     /// Limit on the whole run.
