@@ -12,6 +12,7 @@
 //! `Referrer-Policy: no-referrer`.
 
 mod assets;
+mod compress;
 mod join;
 mod render;
 

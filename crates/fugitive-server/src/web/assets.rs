@@ -23,7 +23,6 @@
 //! Nothing here knows HTTP beyond those names; `web.rs` negotiates and sends.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -32,6 +31,7 @@ use axum::body::Bytes;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
+use super::compress::{brotli, gzip};
 use super::join::{self, resolve};
 use super::render;
 
@@ -565,28 +565,6 @@ fn content_type(name: &str) -> &'static str {
         "woff2" => "font/woff2",
         "webmanifest" => "application/manifest+json",
         _ => "application/octet-stream",
-    }
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    // Writing to a Vec cannot fail.
-    encoder.write_all(bytes).and_then(|()| encoder.finish()).unwrap_or_default()
-}
-
-/// Brotli's best (quality 11) in a release build: 9 % smaller than quality 5 for this client, at
-/// 15 times its time (1.5 s for the whole client at start-up). A debug build, which every test
-/// starts again and again, and whose generic brotli code is not optimised, uses quality 5.
-const BROTLI_QUALITY: i32 = if cfg!(debug_assertions) { 5 } else { 11 };
-
-fn brotli(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let params =
-        brotli::enc::BrotliEncoderParams { quality: BROTLI_QUALITY, lgwin: 22, ..Default::default() };
-    // Reading from a slice and writing to a Vec cannot fail.
-    match brotli::BrotliCompress(&mut &bytes[..], &mut out, &params) {
-        Ok(_) => out,
-        Err(_) => Vec::new(),
     }
 }
 

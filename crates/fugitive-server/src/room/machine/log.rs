@@ -204,7 +204,10 @@ impl Machine {
         turn_passed: Option<i64>,
     ) {
         self.log.series.count(&next, self.log.fugitive_seat);
-        self.spare = Some(std::mem::replace(&mut self.log.game, next));
+        let replaced = std::mem::replace(&mut self.log.game, next);
+        // A finished game takes no more actions: a spare would only hold a second copy of its
+        // whole history while the room stays loaded (issue 28).
+        self.spare = self.log.game.outcome().is_none().then_some(replaced);
         self.log.version += 1;
         self.log.notepad = Some((self.log.version, notepad));
         tracing::debug!(room = %self.log.id, role = %record.role, action = ?record.action, "action");

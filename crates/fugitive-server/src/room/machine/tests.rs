@@ -189,6 +189,26 @@ fn the_public_candidates_are_counted_again_only_for_new_evidence() {
 }
 
 #[test]
+fn a_finished_game_keeps_no_spare_copy() {
+    use rand::SeedableRng;
+    let mut room = room(None, Computer::default());
+    let fugitive = join(&mut room, Some(HOST));
+    let marshal = join(&mut room, Some(GUEST));
+    let mut rng = rand::rngs::StdRng::seed_from_u64(38);
+    let mut seq = 0;
+    while let Some(role) = room.game().to_move() {
+        let action = room.game().legal_actions(role).sample(&mut rng).expect("a move");
+        let socket = if role == Role::Fugitive { fugitive } else { marshal };
+        seq += 1;
+        let write = to_write(room.request(socket, seq, SeatRequest::Action(action), now()));
+        assert_eq!(reply(room.written(write, Ok(Stored::Done), None, now())), Reply::ok(seq));
+        // The next action is checked on a copy made into the game this one replaced.
+        assert_eq!(room.spare.is_some(), !room.game().is_over(), "after action {seq}");
+    }
+    assert!(room.spare.is_none(), "the finished game of {seq} actions is held once");
+}
+
+#[test]
 fn an_action_is_told_to_nobody_before_it_is_stored() {
     let mut room = room(None, Computer::default());
     let (fugitive, f) = join_with(&mut room, Some(HOST));
