@@ -272,76 +272,68 @@ async fn main() -> anyhow::Result<()> {
     }
     if args.mode == Mode::Ceiling {
         let http = reqwest::Client::new();
-        let figures = tokio::time::timeout(args.timeout, ceiling::run(&args, &http))
-            .await
-            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        let figures = within(args.timeout, ceiling::run(&args, &http)).await?;
         print!("{}", ceiling::section(&figures, &args, &command));
         return Ok(());
     }
     if args.mode == Mode::Analyses {
         let http = reqwest::Client::new();
-        let figures = tokio::time::timeout(args.timeout, analyses::run(&args, &http))
-            .await
-            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        let figures = within(args.timeout, analyses::run(&args, &http)).await?;
         print!("{}", analyses::section(&figures, &command));
         return Ok(());
     }
     if args.mode == Mode::Growth {
         let http = reqwest::Client::new();
-        let runs = tokio::time::timeout(args.timeout, growth::run(&args, &http))
-            .await
-            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        let runs = within(args.timeout, growth::run(&args, &http)).await?;
         print!("{}", growth::section(&runs, &args, &command));
         return Ok(());
     }
     if args.mode == Mode::Writers {
-        let figures = tokio::time::timeout(args.timeout, writers::run(&args))
-            .await
-            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        let figures = within(args.timeout, writers::run(&args)).await?;
         print!("{}", writers::section(&figures, &command));
         return Ok(());
     }
     if args.mode == Mode::Matrix {
         let http = reqwest::Client::new();
-        let figures = tokio::time::timeout(args.timeout, matrix::run(&args, &http))
-            .await
-            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        let figures = within(args.timeout, matrix::run(&args, &http)).await?;
         print!("{}", matrix::section(&figures, &args, &command));
         return Ok(());
     }
     if args.mode == Mode::Commit {
         let http = reqwest::Client::new();
-        let figures = tokio::time::timeout(args.timeout, commit::run(&args, &http))
-            .await
-            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        let figures = within(args.timeout, commit::run(&args, &http)).await?;
         print!("{}", commit::section(&figures, &command));
         return Ok(());
     }
     if args.mode == Mode::Lobby {
         let http = reqwest::Client::new();
-        let figures = tokio::time::timeout(args.timeout, lobby::run(&args, &http))
-            .await
-            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        let figures = within(args.timeout, lobby::run(&args, &http)).await?;
         print!("{}", lobby::section(&figures, &command));
         return Ok(());
     }
     if args.mode == Mode::Nodes {
         let http = reqwest::Client::new();
-        let figures = tokio::time::timeout(args.timeout, nodes::run(&args, &http))
-            .await
-            .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+        let figures = within(args.timeout, nodes::run(&args, &http)).await?;
         print!("{}", nodes::section(&figures, &command));
         return Ok(());
     }
-    let figures = tokio::time::timeout(args.timeout, run(&args))
-        .await
-        .with_context(|| format!("the run took longer than --timeout {:?}", args.timeout))??;
+    let figures = within(args.timeout, run(&args)).await?;
     if args.markdown {
         print!("{}", report::section(&figures, &command));
     } else {
         print!("{}", report::tables(&figures));
     }
     Ok(())
+}
+
+/// A mode's run, ended with an error when it takes longer than `--timeout`.
+async fn within<T>(
+    timeout: Duration,
+    run: impl std::future::Future<Output = anyhow::Result<T>>,
+) -> anyhow::Result<T> {
+    tokio::time::timeout(timeout, run)
+        .await
+        .with_context(|| format!("the run took longer than --timeout {timeout:?}"))?
 }
 
 async fn run(args: &Args) -> anyhow::Result<Figures> {
