@@ -10,7 +10,9 @@
 //! runnable thread of normal priority preempts it at once (nice 19 only weighs it 15 to 1024:
 //! it still takes its slice); where the kernel refuses it (not Linux, or a sandbox that forbids
 //! it) the thread falls back to nice 19. `nice` asks for nice 19 alone: on a machine that is
-//! never idle, a `SCHED_IDLE` job barely moves.
+//! never idle, a `SCHED_IDLE` job barely moves. `normal` leaves the thread as the server is:
+//! on a machine busy at normal priority, a nice-19 job's share (15 to 1,024 per busy thread)
+//! may still be too small to finish.
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -137,6 +139,9 @@ impl Drop for Ticket {
 /// Lowers the calling thread's priority (see the module documentation). A failure leaves the
 /// priority as it was, which is harmless.
 fn lower(priority: Priority) {
+    if priority == Priority::Normal {
+        return;
+    }
     #[cfg(target_os = "linux")]
     {
         if priority == Priority::Idle {
@@ -162,6 +167,13 @@ fn lower(priority: Priority) {
 fn policy() -> i32 {
     // SAFETY: only reads the calling thread's policy.
     unsafe { libc::sched_getscheduler(0) }
+}
+
+/// The calling thread's nice value (Linux), for the tests.
+#[cfg(all(test, target_os = "linux"))]
+fn nice() -> i32 {
+    // SAFETY: only reads the calling thread's priority.
+    unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) }
 }
 
 #[cfg(test)]
@@ -205,6 +217,17 @@ mod tests {
         assert_eq!(policy, libc::SCHED_IDLE);
         assert_eq!(background.waiting(), 0);
         assert_eq!(place.ahead(), None, "served");
+    }
+
+    /// `nice` lowers a job's thread to nice 19 alone; `normal` leaves it as the server's.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn each_priority_is_the_jobs_threads() {
+        async fn job(priority: Priority) -> Option<(i32, i32)> {
+            Background::new(1, priority).run("job", || (policy(), nice())).await
+        }
+        assert_eq!(job(Priority::Nice).await, Some((libc::SCHED_OTHER, 19)));
+        assert_eq!(job(Priority::Normal).await, Some((policy(), nice())), "as the server is");
     }
 
     #[test]

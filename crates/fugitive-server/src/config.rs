@@ -289,6 +289,10 @@ pub enum Priority {
     Idle,
     /// Nice 19.
     Nice,
+    /// The server's own priority: a job competes with the live games as their equal. For a
+    /// machine whose analyses matter as much as its latency, and for tests of what a job
+    /// computes (on a busy machine a job at either lower priority may stand still for minutes).
+    Normal,
 }
 
 /// The SQLite writer's connection.

@@ -196,9 +196,11 @@ async fn finish_a_game(server: &Server) -> (String, String) {
     (table.seats.room.clone(), expected[0].clone())
 }
 
-/// The miner finds the certain moment in the finished game, once.
+/// The miner finds the certain moment in the finished game, once. Its jobs run at the server's
+/// own priority here, as in `analysis.rs`: the test waits for them on a machine that is busy.
 async fn mined(db: TestDb) {
-    let server = Server::start(&db, &["--puzzle-mine-interval", "100ms"]).await;
+    let server =
+        Server::start(&db, &["--puzzle-mine-interval", "100ms", "--background-priority", "normal"]).await;
     let (room, expected) = finish_a_game(&server).await;
     let store = Db::connect(&db.url).await.unwrap();
     let found = tokio::time::timeout(PATIENCE, async {
@@ -229,7 +231,7 @@ async fn a_game_over_the_miners_cpu_budget_stops_and_stays_mined() {
     let server = Server::start(&db, &["--puzzle-mine-interval", "0s"]).await;
     let (_, expected) = finish_a_game(&server).await;
     let store = Db::connect(&db.url).await.unwrap();
-    let workers = Background::new(1, Priority::Idle);
+    let workers = Background::new(1, Priority::Normal);
     let broke = Miner::new(store.clone(), workers.clone(), Duration::ZERO);
     assert_eq!(broke.mine().await.unwrap(), Mined { games: 1, stopped: 1, puzzles: 0 });
     assert_eq!(puzzles::get(&store, &expected).await.unwrap(), None, "the search stopped");
@@ -247,7 +249,7 @@ async fn a_game_within_the_miners_cpu_budget_gives_its_puzzles() {
     let server = Server::start(&db, &["--puzzle-mine-interval", "0s"]).await;
     let (_, expected) = finish_a_game(&server).await;
     let store = Db::connect(&db.url).await.unwrap();
-    let miner = Miner::new(store.clone(), Background::new(1, Priority::Idle), Duration::from_secs(60));
+    let miner = Miner::new(store.clone(), Background::new(1, Priority::Normal), Duration::from_secs(60));
     let mined = miner.mine().await.unwrap();
     assert_eq!((mined.games, mined.stopped), (1, 0));
     assert!(mined.puzzles >= 1);
