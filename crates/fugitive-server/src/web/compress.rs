@@ -47,6 +47,8 @@ pub(super) fn brotli(bytes: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
 
     #[test]
     fn each_file_is_compressed_in_a_window_that_holds_it_all() {
@@ -57,17 +59,8 @@ mod tests {
         assert_eq!(window_bits(usize::MAX), 24);
         // Files whose second half repeats their first: the match reaches back half the file,
         // which only a window that holds it all finds.
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut noise = |len: usize| -> Vec<u8> {
-            (0..len)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    b'a' + (state % 26) as u8
-                })
-                .collect()
-        };
+        let mut rng = StdRng::seed_from_u64(39);
+        let mut noise = |len: usize| -> Vec<u8> { (0..len).map(|_| rng.random_range(b'a'..=b'z')).collect() };
         for half in [500, 504, 3_000, 40_000, 150_000] {
             let first = noise(half);
             let file = [first.clone(), first].concat();
